@@ -1,0 +1,3 @@
+from memgate.cli.main import main
+
+main()

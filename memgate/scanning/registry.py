@@ -1,0 +1,26 @@
+"""The built-in detectors, by the name rules use in their `detector` field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from memgate.scanning.analyzer import AnalyzerFactory
+from memgate.scanning.exfil import ExfilAnalyzer
+from memgate.scanning.injection import InjectionAnalyzer
+from memgate.scanning.javascript import JavaScriptAnalyzer
+from memgate.scanning.python_ast import PythonAstAnalyzer
+from memgate.scanning.regex_rules import RegexAnalyzer
+from memgate.scanning.shell import ShellAnalyzer
+
+BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
+    {
+        "exfil": ExfilAnalyzer,
+        "injection": InjectionAnalyzer,
+        "javascript": JavaScriptAnalyzer,
+        "python_ast": PythonAstAnalyzer,
+        "regex": RegexAnalyzer,
+        "shell": ShellAnalyzer,
+    }
+)
+"""Read-only: a detector is added by writing its module and naming it here."""

@@ -1,0 +1,266 @@
+"""The scanner: normalize, chunk, run every analyzer, map findings back to the
+original text, fingerprint and redact sensitive values.
+
+It never raises on content and is bounded in time: input is capped at
+`max_chars`, analyzers are bounded, and an analyzer that fails on a chunk is
+reported as a finding (`MG-OBF-900`) rather than crashing the write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import xxhash
+from cachetools import LRUCache
+
+from memgate.chunking import Layer, Normalized, chunk, normalize
+from memgate.domain import Chunk, ChunkSummary, Finding, Source
+from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
+from memgate.scanning.rules import Rule, RuleSet
+
+log = logging.getLogger(__name__)
+
+MAX_CHARS = 1 << 20
+EVIDENCE_CHARS = 120
+HIDDEN_DETECTOR = "hidden"
+ANALYZER_FAILURE = "MG-OBF-900"
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    """Findings on one text, before scoring."""
+
+    findings: tuple[Finding, ...]
+    chunks: tuple[ChunkSummary, ...]
+    redacted: str
+    rules_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Located:
+    rule: Rule
+    span: tuple[int, int]
+    value: tuple[int, int] | None
+    hit: Hit
+    chunk_index: int | None
+    layer: Layer
+
+
+class Scanner:
+    """Applies a rule set to text. Build one per process and reuse it: it holds
+    compiled analyzers and a findings cache keyed by chunk hash."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        analyzers: Mapping[str, AnalyzerFactory],
+        *,
+        fingerprint_key: bytes,
+        cache_size: int = 4096,
+        max_chars: int = MAX_CHARS,
+    ) -> None:
+        self.rules = rules
+        self._by_id = rules.by_id()
+        self._key = fingerprint_key
+        self._max_chars = max_chars
+        groups: dict[str, list[Rule]] = {}
+        for rule in rules.active():
+            groups.setdefault(rule.detector, []).append(rule)
+        self._hidden_rules = tuple(groups.pop(HIDDEN_DETECTOR, []))
+        unknown = sorted(set(groups) - set(analyzers))
+        if unknown:
+            raise ValueError(f"rules name unknown detectors: {', '.join(unknown)}")
+        self._analyzers: list[tuple[str, Analyzer]] = [
+            (name, analyzers[name](rs)) for name, rs in groups.items()
+        ]
+        self._cache: LRUCache[str, tuple[Hit, ...]] | None = (
+            LRUCache(maxsize=cache_size) if cache_size > 0 else None
+        )
+
+    @property
+    def version(self) -> str:
+        return self.rules.version
+
+    def fingerprint(self, value: str) -> str:
+        """Keyed fingerprint of a sensitive value: the same value gives the same
+        fingerprint under the same key, and the value cannot be recovered."""
+        data = value.encode("utf-8", "surrogatepass")
+        return hmac.new(self._key, data, hashlib.sha256).hexdigest()[:16]
+
+    def scan(self, text: str, source: Source = Source.TOOL) -> ScanResult:
+        original = text[: self._max_chars]
+        norm = normalize(original)
+        located: list[_Located] = list(self._hidden_findings(norm))
+        summaries: list[ChunkSummary] = []
+        for layer in norm.layers:
+            chunks = chunk(layer.text)
+            if layer.origin == "text":
+                summaries = [
+                    ChunkSummary(
+                        kind=c.kind,
+                        language=c.language,
+                        span=layer.to_original(c.span.start, c.span.end),
+                    )
+                    for c in chunks
+                ]
+            ctx = ScanContext(
+                source=source, origin=layer.origin, hidden=layer.hidden, depth=layer.depth
+            )
+            for index, piece in enumerate(chunks):
+                chunk_index = index if layer.origin == "text" else None
+                for hit in self._hits(piece, ctx):
+                    located.append(self._locate(hit, piece, layer, chunk_index))
+        located = _dedupe(located)
+        return self._result(original, located, summaries)
+
+    def _hits(self, piece: Chunk, ctx: ScanContext) -> tuple[Hit, ...]:
+        key = xxhash.xxh3_64_hexdigest(
+            f"{piece.kind}|{piece.language}|{ctx.cache_key()}|".encode() + _utf8(piece.text)
+        )
+        cached = self._cache.get(key) if self._cache is not None else None
+        if cached is not None:
+            return cached
+        hits: list[Hit] = []
+        for name, analyzer in self._analyzers:
+            try:
+                hits.extend(analyzer.analyze(piece, ctx))
+            except Exception:  # the scanner never raises on content
+                log.exception("analyzer %s failed on a chunk", name)
+                hits.append(Hit(rule_id=ANALYZER_FAILURE, start=0, end=len(piece.text)))
+        result = tuple(h for h in hits if h.rule_id in self._by_id)
+        if self._cache is not None:
+            self._cache[key] = result
+        return result
+
+    def _locate(self, hit: Hit, piece: Chunk, layer: Layer, chunk_index: int | None) -> _Located:
+        base = piece.span.start
+        n = len(piece.text)
+        start = base + min(max(hit.start, 0), n)
+        end = base + min(max(hit.end, hit.start, 0), n)
+        value = None
+        if hit.value is not None:
+            vs = base + min(max(hit.value[0], 0), n)
+            ve = base + min(max(hit.value[1], hit.value[0], 0), n)
+            value = layer.to_original(vs, ve)
+        return _Located(
+            rule=self._by_id[hit.rule_id],
+            span=layer.to_original(start, end),
+            value=value,
+            hit=hit,
+            chunk_index=chunk_index,
+            layer=layer,
+        )
+
+    def _hidden_findings(self, norm: Normalized) -> Iterable[_Located]:
+        if not norm.hidden or not self._hidden_rules:
+            return
+        main = norm.layers[0]
+        for mark in norm.hidden:
+            for rule in self._hidden_rules:
+                if rule.params.get("kind") != mark.kind:
+                    continue
+                if rule.params.get("inside_word") is True and not mark.inside_word:
+                    continue
+                if mark.count < int(rule.params.get("min_count", 1)):
+                    continue
+                yield _Located(
+                    rule=rule,
+                    span=mark.span,
+                    value=None,
+                    hit=Hit(rule_id=rule.id, start=0, end=0, note=f"{mark.count} chars"),
+                    chunk_index=None,
+                    layer=main,
+                )
+
+    def _result(
+        self, original: str, located: Sequence[_Located], summaries: list[ChunkSummary]
+    ) -> ScanResult:
+        values: dict[tuple[int, int], tuple[str, str]] = {}
+        for item in located:
+            if item.value is not None and item.value[1] > item.value[0]:
+                secret = original[item.value[0] : item.value[1]]
+                values.setdefault(item.value, (item.rule.id, self.fingerprint(secret)))
+        spans = _merge(values)
+        redacted = _redact(original, spans)
+        findings = tuple(
+            Finding(
+                rule_id=item.rule.id,
+                category=item.rule.category,
+                severity=item.hit.severity or item.rule.severity,
+                confidence=item.hit.confidence
+                if item.hit.confidence is not None
+                else item.rule.confidence,
+                weight=item.rule.weight,
+                chunk_index=item.chunk_index,
+                span=item.span,
+                evidence=_evidence(original, item, spans),
+                fingerprint=values[item.value][1] if item.value in values else None,
+                layer=item.layer.origin,
+            )
+            for item in sorted(located, key=lambda x: (x.span, x.rule.id))
+        )
+        return ScanResult(
+            findings=findings,
+            chunks=tuple(summaries),
+            redacted=redacted,
+            rules_version=self.rules.version,
+        )
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _dedupe(located: list[_Located]) -> list[_Located]:
+    """One finding per rule and original span; overlapping duplicates from a
+    surfaced layer (an HTML comment is also in the main text) collapse."""
+    best: dict[tuple[str, tuple[int, int]], _Located] = {}
+    for item in located:
+        key = (item.rule.id, item.span)
+        current = best.get(key)
+        if current is None or (item.layer.hidden and not current.layer.hidden):
+            best[key] = item
+    return list(best.values())
+
+
+def _merge(values: Mapping[tuple[int, int], tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """Non-overlapping redaction spans with their replacement tags, in order."""
+    merged: list[tuple[int, int, str]] = []
+    for (start, end), (rule_id, fp) in sorted(values.items()):
+        tag = f"[REDACTED:{rule_id}:{fp}]"
+        if merged and start < merged[-1][1]:
+            prev_start, prev_end, prev_tag = merged[-1]
+            merged[-1] = (prev_start, max(prev_end, end), prev_tag)
+        else:
+            merged.append((start, end, tag))
+    return merged
+
+
+def _redact(text: str, spans: Sequence[tuple[int, int, str]]) -> str:
+    out: list[str] = []
+    pos = 0
+    for start, end, tag in spans:
+        out.append(text[pos:start])
+        out.append(tag)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _evidence(original: str, item: _Located, spans: Sequence[tuple[int, int, str]]) -> str:
+    """A short excerpt of what fired, with every sensitive value replaced by its tag."""
+    start, end = item.span
+    end = min(end, start + EVIDENCE_CHARS)
+    inside = [(max(s, start) - start, min(e, end) - start, t) for s, e, t in spans if s < end and e > start]
+    excerpt = _redact(original[start:end], inside)
+    # NOTE: a secret straddling the excerpt's end is cut by the slice above and
+    # fully replaced by its tag, so no partial value leaks either.
+    excerpt = " ".join(excerpt.split())
+    if item.hit.note:
+        excerpt = f"{excerpt} ({item.hit.note})" if excerpt else item.hit.note
+    return excerpt
+

@@ -1,0 +1,88 @@
+"""The policy: thresholds, severity values, category weights and source priors,
+loaded from TOML (never hard-coded)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from memgate.domain import Category, Severity, Source
+from memgate.errors import PolicyError
+
+DEFAULT_POLICY = Path(__file__).with_name("default_policy.toml")
+
+
+class Thresholds(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    approve: float = Field(ge=0.0, le=1.0)
+    review: float = Field(ge=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Thresholds:
+        if self.review > self.approve:
+            raise ValueError("thresholds.review must not exceed thresholds.approve")
+        return self
+
+
+class CategoryPolicy(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    weight: float = Field(default=1.0, ge=0.0)
+    max_deduction: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+class SourcePolicy(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prior: float = Field(default=1.0, ge=0.0, le=1.0)
+    multiplier: dict[Category, float] = Field(default_factory=dict)
+
+
+class LayerPolicy(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    hidden_multiplier: float = Field(default=1.0, ge=0.0)
+
+
+class Policy(BaseModel):
+    """How findings become a trust score and a decision."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    thresholds: Thresholds
+    severity: dict[Severity, float]
+    categories: dict[Category, CategoryPolicy] = Field(default_factory=dict)
+    sources: dict[Source, SourcePolicy] = Field(default_factory=dict)
+    layers: LayerPolicy = LayerPolicy()
+
+    @model_validator(mode="after")
+    def _complete(self) -> Policy:
+        missing = [s.value for s in Severity if s not in self.severity]
+        if missing:
+            raise ValueError(f"severity values missing for: {', '.join(missing)}")
+        return self
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Policy:
+        """Load a policy file (default: the bundled one). Raises PolicyError."""
+        file = path or DEFAULT_POLICY
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+            return cls.model_validate(data)
+        except OSError as exc:
+            raise PolicyError(f"{file}: cannot read: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise PolicyError(f"{file}: not valid TOML: {exc}") from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise PolicyError(f"{file}: {where}: {first['msg']}") from None
+
+    def category(self, category: Category) -> CategoryPolicy:
+        return self.categories.get(category, CategoryPolicy())
+
+    def source(self, source: Source) -> SourcePolicy:
+        return self.sources.get(source, SourcePolicy())

@@ -1,0 +1,65 @@
+"""Trust score and decision: pure functions of findings, source and policy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from memgate.domain import Category, Decision, Finding, Source
+from memgate.trust.policy import Policy
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    trust_score: float
+    decision: Decision
+    reasons: tuple[str, ...]
+
+
+def deduction(finding: Finding, source: Source, policy: Policy) -> float:
+    """How much one finding lowers trust."""
+    value = (
+        finding.weight
+        * policy.severity[finding.severity]
+        * finding.confidence
+        * policy.category(finding.category).weight
+        * policy.source(source).multiplier.get(finding.category, 1.0)
+    )
+    if finding.layer != "text":
+        value *= policy.layers.hidden_multiplier
+    return value
+
+
+def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdict:
+    """Trust = 1 - sum of deductions (each category capped by its `max_deduction`),
+    clamped to [0, 1]. Any sensitive finding makes the decision at least `review`."""
+    by_category: dict[Category, float] = {}
+    top: dict[Category, tuple[float, str]] = {}
+    sensitive = False
+    for finding in findings:
+        d = deduction(finding, source, policy)
+        by_category[finding.category] = by_category.get(finding.category, 0.0) + d
+        if d > top.get(finding.category, (-1.0, ""))[0]:
+            top[finding.category] = (d, finding.rule_id)
+        sensitive = sensitive or finding.category.sensitive
+    total = 0.0
+    for category, amount in by_category.items():
+        cap = policy.category(category).max_deduction
+        total += amount if cap is None else min(amount, cap)
+    trust = round(min(1.0, max(0.0, 1.0 - total)), 4)
+    thresholds = policy.thresholds
+    if trust >= thresholds.approve:
+        decision = Decision.APPROVE
+    elif trust >= thresholds.review:
+        decision = Decision.REVIEW
+    else:
+        decision = Decision.REJECT
+    reasons = [
+        f"{category.value}: -{amount:.2f} (top {top[category][1]})"
+        for category, amount in sorted(by_category.items(), key=lambda kv: -kv[1])
+        if amount > 0
+    ]
+    if sensitive and decision is Decision.APPROVE:
+        decision = Decision.REVIEW
+        reasons.append("sensitive content always goes to human review")
+    return Verdict(trust_score=trust, decision=decision, reasons=tuple(reasons))

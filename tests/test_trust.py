@@ -1,0 +1,101 @@
+"""Trust score and decision from findings, through the public `score` function."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memgate.domain import Category, Decision, Finding, Severity, Source
+from memgate.errors import PolicyError
+from memgate.trust import Policy, score
+
+
+def finding(
+    category: Category,
+    severity: Severity = Severity.HIGH,
+    confidence: float = 1.0,
+    layer: str = "text",
+) -> Finding:
+    return Finding(
+        rule_id="MG-INJ-999",
+        category=category,
+        severity=severity,
+        confidence=confidence,
+        weight=1.0,
+        span=(0, 1),
+        layer=layer,
+    )
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    return Policy.load()
+
+
+def test_no_findings_approves_with_full_trust(policy: Policy) -> None:
+    verdict = score([], Source.WEB, policy)
+    assert verdict.trust_score == 1.0
+    assert verdict.decision is Decision.APPROVE
+
+
+def test_critical_injection_from_web_rejects(policy: Policy) -> None:
+    verdict = score([finding(Category.INJECTION, Severity.CRITICAL)], Source.WEB, policy)
+    assert verdict.decision is Decision.REJECT
+    assert verdict.trust_score < policy.thresholds.review
+
+
+def test_same_injection_weighs_less_from_the_user(policy: Policy) -> None:
+    f = finding(Category.INJECTION, Severity.MEDIUM)
+    assert score([f], Source.USER, policy).trust_score > score([f], Source.WEB, policy).trust_score
+
+
+def test_hidden_layer_weighs_more(policy: Policy) -> None:
+    plain = score([finding(Category.INJECTION, Severity.MEDIUM)], Source.TOOL, policy)
+    hidden = score(
+        [finding(Category.INJECTION, Severity.MEDIUM, layer="html_comment")], Source.TOOL, policy
+    )
+    assert hidden.trust_score < plain.trust_score
+
+
+def test_secret_alone_sends_to_review_never_reject(policy: Policy) -> None:
+    many = [finding(Category.SECRET, Severity.CRITICAL) for _ in range(10)]
+    verdict = score(many, Source.TOOL, policy)
+    assert verdict.decision is Decision.REVIEW
+
+
+def test_weak_sensitive_finding_still_reviews(policy: Policy) -> None:
+    verdict = score([finding(Category.PII, Severity.INFO, 0.1)], Source.USER, policy)
+    assert verdict.trust_score >= policy.thresholds.approve
+    assert verdict.decision is Decision.REVIEW
+
+
+def test_secret_plus_injection_still_rejects(policy: Policy) -> None:
+    verdict = score(
+        [finding(Category.SECRET), finding(Category.INJECTION, Severity.CRITICAL)],
+        Source.WEB,
+        policy,
+    )
+    assert verdict.decision is Decision.REJECT
+
+
+def test_score_is_clamped(policy: Policy) -> None:
+    verdict = score([finding(Category.CODE_EXEC, Severity.CRITICAL)] * 20, Source.WEB, policy)
+    assert verdict.trust_score == 0.0
+
+
+def test_policy_errors_name_the_field(tmp_path: Path) -> None:
+    bad = tmp_path / "policy.toml"
+    bad.write_text('[thresholds]\napprove = 0.5\nreview = 0.8\n[severity]\ninfo = 0.1\n')
+    with pytest.raises(PolicyError, match="thresholds"):
+        Policy.load(bad)
+    bad.write_text("[thresholds\n")
+    with pytest.raises(PolicyError, match="not valid TOML"):
+        Policy.load(bad)
+    with pytest.raises(PolicyError, match="cannot read"):
+        Policy.load(tmp_path / "missing.toml")
+
+
+def test_web_and_document_priors_stay_below_auto_approve(policy: Policy) -> None:
+    for source in (Source.WEB, Source.DOCUMENT):
+        assert policy.source(source).prior < policy.thresholds.approve
