@@ -1,0 +1,590 @@
+"""Small pure predicates: false-positive filters and validators for rule values.
+
+Filters return True when a candidate value is NOT a real finding (a
+placeholder, a hash, a UUID). Validators return True when a value is
+well-formed (a Luhn-valid card number). Rules name them in `filters` and
+`validators`.
+
+Every predicate takes `(value, context)`: the candidate value and up to
+`CONTEXT_CHARS` characters of text on either side of it (the value included).
+All are pure, never raise, and run in time linear in their input.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import itertools
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+
+_DIGITS = frozenset("0123456789")
+
+Predicate = Callable[[str, str], bool]
+"""(value, context) -> bool. Context is the text around the value."""
+
+_PLACEHOLDER = re.compile(
+    r"""(?ix)
+    ^(?:your|my|the|some|an?)?[_-]?(?:api|secret|access|auth|private|client|app|bot|db)?[_-]?
+      (?:key|token|secret|password|pass|pwd|id)[_-]?(?:id|here)?$
+    | your[_-]|_here$|-here$|^<|^\{|^\[|^\$\{|^\$\(|\{\{.*\}\}|^\$[A-Z_][A-Z0-9_]*$|^%[A-Z_]+%$
+    | ^(?:x{3,}|\*{3,}|\.{3,}|-{3,}|\#{3,}|0{6,})
+    | changeme|change[_-]me|placeholder|example|redacted|dummy|sample|fake|test[_-]?key
+    | replace[_-]?(?:me|with|this)|insert[_-]|put[_-]your|enter[_-]your|todo
+    | ^(?:secret|password|passw0rd|token|null|none|nil|undefined|true|false|test|testing|pass|
+         admin|root|user|guest|yyy+|zzz+|foo|bar|foobar|string|value|required|optional)$
+    | \.\.\.|…
+    | x{4,}|\*{3,}
+    """
+)
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+_HASH_CONTEXT = re.compile(
+    r"(?i)\b(?:sha(?:1|256|384|512)?|md5|digest|checksum|hash|commit|rev|revision|integrity|"
+    r"etag|h1:|sum|fingerprint|blake2b?|crc32)\b"
+)
+_INTEGRITY = re.compile(
+    r"(?i)(?:sha(?:1|256|384|512)-[A-Za-z0-9+/=]{20,}|"
+    r"\bh1:[A-Za-z0-9+/=]{20,})"
+)
+_INTEGRITY_PREFIX = re.compile(
+    r"(?i)(?:sha(?:1|224|256|384|512)[-:~]|\bh1:|md5[-:=]|blake2b?[-:]|sha512/|@sha256:)$"
+)
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character."""
+    if not value:
+        return 0.0
+    counts = Counter(value)
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _before(value: str, context: str, n: int = 60) -> str:
+    """The text just before `value` in `context` (empty if not found)."""
+    at = context.find(value)
+    if at < 0:
+        return ""
+    return context[max(0, at - n) : at]
+
+
+def is_placeholder(value: str, context: str = "") -> bool:
+    """`YOUR_API_KEY`, `<token>`, `${VAR}`, `{{ var }}`, `changeme`, `xxxx`, `sk-...`."""
+    stripped = value.strip("'\"` ")
+    if not stripped:
+        return True
+    if _PLACEHOLDER.search(stripped):
+        return True
+    # A long run of one character ("QQQQQQQQQQ", "0000000000") is typed, not generated
+    # (real tokens may hold a short run: AWS session tokens contain "//////////").
+    run = _ONE_CHAR_RUN.search(stripped)
+    return run is not None and len(run.group(0)) * 10 >= len(stripped) * 3
+
+
+_ONE_CHAR_RUN = re.compile(r"(.)\1{9,}")
+
+
+def is_uuid(value: str, context: str = "") -> bool:
+    return bool(_UUID.match(value))
+
+
+def is_hash_in_context(value: str, context: str = "") -> bool:
+    """A hex digest (git SHA, md5, sha256) or an integrity hash, said to be one."""
+    if _INTEGRITY.search(context) and value in context:
+        return True
+    if _HEX.match(value) and len(value) in (32, 40, 56, 64, 96, 128):
+        return bool(_HASH_CONTEXT.search(context)) or len(value) in (40, 64)
+    return False
+
+
+def is_integrity_hash(value: str, context: str = "") -> bool:
+    """The value directly follows `sha512-`, `h1:`, `sha256:` (lock files, go.sum, digests)."""
+    return bool(_INTEGRITY_PREFIX.search(_before(value, context, 12)))
+
+
+def is_sequential(value: str, context: str = "") -> bool:
+    """`abcdefgh`, `12345678`, `aaaaaaaa`, `123123123123`: made up by a person, not a generator."""
+    if len(value) < 6:
+        return False
+    if len(set(value)) <= 2:
+        return True
+    if len(value) >= 16 and len(set(value)) < 8:
+        return True
+    steps = {ord(b) - ord(a) for a, b in itertools.pairwise(value)}
+    if len(steps) == 1 and steps <= {1, -1, 0}:
+        return True
+    # A short unit repeated over much of the value ("123123123123") or an alphabet run.
+    if _ALPHABET_RUN.search(value):
+        return True
+    repeated = max((len(m.group(0)) for m in _REPEATED_UNIT.finditer(value)), default=0)
+    return repeated >= 10 and repeated * 10 >= len(value) * 4
+
+
+_REPEATED_UNIT = re.compile(r"(.{1,4})\1{4,}")
+_ALPHABET_RUN = re.compile(
+    r"(?i)abcdefghij|bcdefghijk|cdefghijkl|defghijklm|efghijklmn|fghijklmno|ghijklmnop|"
+    r"hijklmnopq|ijklmnopqr|jklmnopqrs|klmnopqrst|lmnopqrstu|mnopqrstuv|nopqrstuvw|opqrstuvwx|"
+    r"pqrstuvwxy|qrstuvwxyz|0123456789|1234567890"
+)
+
+
+def is_data_uri(value: str, context: str = "") -> bool:
+    """Base64 image/font payloads: `data:image/png;base64,...`."""
+    return "data:" in context and ";base64," in context
+
+
+def is_low_entropy(value: str, context: str = "") -> bool:
+    return shannon_entropy(value) < 3.0
+
+
+_ENV_REF = re.compile(
+    r"""(?x)
+    ^\$[A-Za-z_{(]|^%[A-Za-z_]\w*%|\$\{\{|^\{\{|
+    os\.environ|os\.getenv|getenv\(|process\.env|import\.meta\.env|ENV\[|System\.getenv|
+    Environment\.GetEnvironmentVariable|secrets\.[A-Za-z_]|vault\(|env\(
+    """
+)
+
+
+def is_env_reference(value: str, context: str = "") -> bool:
+    """`$VAR`, `${VAR}`, `%VAR%`, `os.environ["X"]`, `process.env.X`, `${{ secrets.X }}`."""
+    if _ENV_REF.search(value):
+        return True
+    before = _before(value, context, 24)
+    return bool(re.search(r"(?:os\.environ|getenv|process\.env|ENV)\W{0,4}$", before))
+
+
+_REGEX_SYNTAX = re.compile(
+    r"""\[[^\]]{1,40}-[^\]]{1,40}\]|\\[dswbDSWB]|\{\d{1,3}(?:,\d{0,3})?\}|\(\?[:=!iP<]|\[\^|\.\*|\.\+"""
+)
+
+
+def is_regex_text(value: str, context: str = "") -> bool:
+    """A secret scanner's pattern shown in docs (`AKIA[0-9A-Z]{16}`) is not a secret."""
+    return bool(_REGEX_SYNTAX.search(value))
+
+
+_INDIRECT = re.compile(
+    r"""(?x)
+    [()\[\]]                                  # a call or subscript: get_secret(), cfg["x"]
+    | ^(?:/|\./|\.\./|~/|[A-Za-z]:\\)         # a file path
+    | ^(?:https?|file)://                     # a URL, not a credential
+    | \.(?:pem|key|p12|pfx|crt|cer|json|txt|ya?ml|env|jks|keystore)$
+    """
+)
+
+
+_ATTRIBUTE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def is_indirect_reference(value: str, context: str = "") -> bool:
+    """The value names where the secret lives instead of being it: a call or
+    subscript, a file path or URL, an attribute path (`settings.SECRET_KEY`)."""
+    if _INDIRECT.search(value):
+        return True
+    # A dotted path of words is a reference; `s.ZC9Ecf4M5g9o34Q6Rk` (a Vault token) is not.
+    return bool(_ATTRIBUTE_PATH.match(value)) and (
+        not has_digit(value) or shannon_entropy(value) < 3.5
+    )
+
+
+def is_word_like(value: str, context: str = "") -> bool:
+    """No digit and only letters and `_-.`: an identifier or a word, not a generated secret."""
+    return _WORD_LIKE.fullmatch(value) is not None
+
+
+_WORD_LIKE = re.compile(r"[A-Za-z_.\-]+(?:[-_.:]?v?\d{1,4}(?:\.\d{1,4}){1,3}(?:-[A-Za-z]+)?)?")
+
+
+_BENIGN_KEY = re.compile(
+    r"""(?ix)
+    (?:csrf|xsrf|next|prev|page|continuation|cursor|pagination|sync|max|num|refresh[_-]?interval|
+       token[_-]?(?:type|count|limit|url|endpoint|uri)|tokenizer|public|pub|publishable|
+       idempotency|request|trace|correlation|nonce|state)
+    [\w.-]{0,30}["']?\s*(?::\s*[\w\[\]|. ]{0,30}?)?\s*(?:[:=]|=>|:=)\s*["'`]?$
+    """
+)
+
+
+def is_benign_key(value: str, context: str = "") -> bool:
+    """The key in front of the value is a token-ish name that is not a credential
+    (`csrf-token=`, `next_page_token:`, `publishable_key=`)."""
+    return bool(_BENIGN_KEY.search(_before(value, context, 60)))
+
+
+# Well-known public test card numbers (Stripe, Braintree, Adyen docs).
+_TEST_CARDS = frozenset(
+    {
+        "4242424242424242",
+        "4000056655665556",
+        "4111111111111111",
+        "4012888888881881",
+        "4222222222222",
+        "5555555555554444",
+        "5200828282828210",
+        "5105105105105100",
+        "2223003122003222",
+        "378282246310005",
+        "371449635398431",
+        "6011111111111117",
+        "6011000990139424",
+        "3056930009020004",
+        "36227206271667",
+        "3566002020360505",
+        "6200000000000005",
+        "4000000000000002",
+        "4000000000009995",
+        "4000002500003155",
+    }
+)
+_TEST_CONTEXT = re.compile(r"(?i)test|sandbox|dummy|example|sample|demo|stripe|测试|沙箱|示例")
+
+
+def is_test_card(value: str, context: str = "") -> bool:
+    """A public test card number said to be one (test mode, sandbox, docs)."""
+    digits = "".join(c for c in value if c in _DIGITS)
+    return digits in _TEST_CARDS and bool(_TEST_CONTEXT.search(context))
+
+
+_ROLE_LOCAL = re.compile(
+    r"""(?ix)^(?:
+    no[-_.]?reply|do[-_.]?not[-_.]?reply|support|info|help|helpdesk|admin|administrator|
+    contact|sales|billing|orders?|notifications?|notify|alerts?|news|newsletter|marketing|
+    hello|hi|team|security|abuse|postmaster|webmaster|hostmaster|root|mailer[-_.]daemon|
+    privacy|legal|press|jobs|careers|hr|office|service|services|feedback|dev|devops|ops|it|
+    noc|soc|bot|ci|build|deploy|release|git|github|gitlab|bounce|bounces|archive|backup|
+    [\w.-]*(?:-bot|-ci|-team|-ops|-noreply|-archive|-backup|-alerts)|
+    user|username|name|email|someone|somebody|anyone|test|tester|example|foo|bar|baz|
+    me|you|your[._-]?name|your[._-]?email|first[._-]?last|firstname[._-]?lastname|
+    john[._-]?doe|jane[._-]?doe|john|jane|alice|bob|carol|dave|eve|mallory
+    )$"""
+)
+_GIT_TRAILER = re.compile(
+    r"(?i)(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|"
+    r"author_email|maintainer_email|git config)\W{0,4}[^\n]{0,60}$"
+)
+
+
+_ROLE_TOKENS = frozenset(
+    {
+        "noreply",
+        "no-reply",
+        "donotreply",
+        "support",
+        "info",
+        "help",
+        "helpdesk",
+        "admin",
+        "contact",
+        "sales",
+        "billing",
+        "order",
+        "orders",
+        "notification",
+        "notifications",
+        "notify",
+        "alert",
+        "alerts",
+        "news",
+        "newsletter",
+        "marketing",
+        "team",
+        "security",
+        "abuse",
+        "postmaster",
+        "webmaster",
+        "privacy",
+        "legal",
+        "press",
+        "jobs",
+        "careers",
+        "feedback",
+        "service",
+        "services",
+        "ops",
+        "devops",
+        "bot",
+        "ci",
+        "deploy",
+        "release",
+        "bounce",
+        "bounces",
+        "archive",
+        "backup",
+        "reply",
+        "updates",
+        "mailer",
+        "daemon",
+        "system",
+        "accounts",
+        "account",
+        "receipts",
+        "receipt",
+        "invoices",
+        "invoice",
+        "hello",
+    }
+)
+
+
+def is_non_personal_email(value: str, context: str = "") -> bool:
+    """Role addresses (support@, noreply@, product-feedback@), an organisation writing
+    under its own name (gogo@gogoair.com), generic doc examples (user@example.com),
+    and git trailers / package metadata."""
+    local, _, domain = value.partition("@")
+    if _ROLE_LOCAL.match(local):
+        return True
+    if any(t in _ROLE_TOKENS for t in re.split(r"[-_.+]", local.lower())):
+        return True
+    lowered = domain.lower()
+    if len(local) >= 3 and local.isalpha() and local.lower() in lowered:
+        return True
+    if lowered.endswith(("noreply.github.com", "users.noreply.gitlab.com")):
+        return True
+    return bool(_GIT_TRAILER.search(_before(value, context, 80)))
+
+
+_NAME_LIKE_LOCAL = re.compile(
+    r"(?i)^(?:[a-z]{2,}[._-][a-z]{2,}(?:[._-]?[a-z0-9]{1,10})?"  # first.last, first_last2
+    r"|[a-z]{4,}\d{1,4})$"  # liuyutong88
+)
+_PERSONAL_CONTEXT = re.compile(
+    r"""(?ix)
+    \b(?:name|contact|customer|patient|client|tenant|landlord|employee|applicant|member|student|
+    user'?s|my\s+e-?mail|personal|private|home|mobile|phone|cell|reach\s+me|email\s+me|
+    e-?mail\s*(?:address)?\s*[:：=]|from:|to:|cc:|signature|resume|cv|dob|address|guest|
+    passenger|recipient|owner|holder|emergency|parent|spouse)\b
+    |邮箱|邮件|联系|客户|用户|姓名|收件|收货|电话|手机|住址|地址|简历|员工|个人|本人|患者|租客
+    """
+)
+
+
+_FREEMAIL = re.compile(
+    r"(?i)(?:^|\.)(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|aol|"
+    r"proton|protonmail|pm|gmx|web|mail|yandex|qq|foxmail|163|126|yeah|sina|sohu|aliyun|139|"
+    r"naver|daum|hanmail)\.(?:com|net|org|de|fr|ru|cn|co\.uk|co\.jp|me|ch|kr)$"
+)
+
+
+def email_personal(value: str, context: str = "") -> bool:
+    """Validator: an address that belongs to a person: a name-like local part, a
+    free-mail provider (gmail, qq, 163...), or said to be someone's (contact, 邮箱...)."""
+    local, _, domain = value.partition("@")
+    return bool(
+        _NAME_LIKE_LOCAL.match(local)
+        or _FREEMAIL.search(domain)
+        or _PERSONAL_CONTEXT.search(context)
+    )
+
+
+_PHONE_CONTEXT = re.compile(
+    r"""(?ix)
+    \b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|sms|reach|contacts?|fax|line|
+    whatsapp|wechat|signal|number|ph|mob|m|t)\b|电话|手机|联系|号码|手机号|致电|微信
+    """
+)
+
+
+def phone_context(value: str, context: str = "") -> bool:
+    """Validator: the number is said to be a phone number."""
+    return bool(_PHONE_CONTEXT.search(context))
+
+
+_NOT_PHONE_BEFORE = re.compile(
+    r"""(?ix)(?:order|invoice|tracking|ticket|case|ref|reference|txn|transaction|serial|
+    build|version|ver|v|isbn|issn|doi|id|no|\#|订单号?|单号|流水号?|编号|工单)\W{0,3}$"""
+)
+
+
+def is_not_phone(value: str, context: str = "") -> bool:
+    """Filter: the number is an order/ticket/serial number, or part of a version or timestamp."""
+    before = _before(value, context, 24)
+    if _NOT_PHONE_BEFORE.search(before):
+        return True
+    at = context.find(value)
+    after = context[at + len(value) : at + len(value) + 2] if at >= 0 else ""
+    # version strings and decimals: v1.2.3, 12.345678901
+    return before.endswith((".", "v")) or after.startswith((".", ":"))
+
+
+def phone_digits(value: str, context: str = "") -> bool:
+    """Validator: 8 to 15 digits (E.164), not all one digit."""
+    digits = [c for c in value if c in _DIGITS]
+    return 8 <= len(digits) <= 15 and len(set(digits)) > 2
+
+
+_CN_ID_CONTEXT = re.compile(
+    r"(?i)身份证|证件|身份|公民|居民|实名|id[_ -]?(?:card|no|number)|idno|idcard|resident|citizen|"
+    r"national[_ ]id|identity"
+)
+
+
+def cn_id_context(value: str, context: str = "") -> bool:
+    """Validator: the number is said to be an identity number."""
+    return bool(_CN_ID_CONTEXT.search(context))
+
+
+def has_digit(value: str, context: str = "") -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def secret_like(value: str, context: str = "") -> bool:
+    """Validator for generic assignments: no whitespace, at least 8 chars, and at least
+    two character classes among lower, upper, digit, symbol (or long and high-entropy)."""
+    if len(value) < 8 or any(c.isspace() for c in value):
+        return False
+    classes = sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
+    if classes >= 2 and any(c.isdigit() or not c.isalnum() for c in value):
+        return True
+    return len(value) >= 20 and shannon_entropy(value) >= 4.0
+
+
+def _b64url_json(part: str) -> object:
+    padded = part + "=" * (-len(part) % 4)
+    try:
+        raw = base64.urlsafe_b64decode(padded.encode("ascii"))
+        return json.loads(raw.decode("utf-8"))
+    except (binascii.Error, ValueError, UnicodeError):
+        return None
+
+
+def jwt_valid(value: str, context: str = "") -> bool:
+    """Validator: three parts, a JSON header with `alg`, a non-trivial signature."""
+    parts = value.split(".")
+    if len(parts) != 3 or len(parts[0]) > 4096:
+        return False
+    header = _b64url_json(parts[0])
+    if not isinstance(header, dict) or "alg" not in header:
+        return False
+    if str(header.get("alg", "")).lower() == "none":
+        return False
+    signature = parts[2]
+    return len(signature) >= 16 and shannon_entropy(signature) >= 3.0
+
+
+_KNOWN_PREFIX = re.compile(
+    r"^(?:sk_live_|rk_live_|sk_test_|sk-|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|"
+    r"AIza|hf_|npm_|pypi-|SG\.)"
+)
+
+
+def concatenated_secret(value: str, context: str = "") -> bool:
+    """Validator: the string literals in `value`, joined, make a secret (a known prefix,
+    or long and high-entropy)."""
+    pieces = re.findall(r"""["']([^"'\n]{1,80})["']""", value)
+    joined = "".join(pieces)
+    if len(joined) < 16:
+        return False
+    if _KNOWN_PREFIX.match(joined):
+        return True
+    return len(joined) >= 24 and shannon_entropy(joined) >= 4.0 and has_digit(joined)
+
+
+FILTERS: dict[str, Predicate] = {
+    "placeholder": is_placeholder,
+    "uuid": is_uuid,
+    "hash_context": is_hash_in_context,
+    "integrity": is_integrity_hash,
+    "sequential": is_sequential,
+    "data_uri": is_data_uri,
+    "low_entropy": is_low_entropy,
+    "env_reference": is_env_reference,
+    "regex_text": is_regex_text,
+    "indirect_reference": is_indirect_reference,
+    "word_like": is_word_like,
+    "benign_key": is_benign_key,
+    "test_card": is_test_card,
+    "non_personal_email": is_non_personal_email,
+    "not_phone": is_not_phone,
+}
+
+
+def _is_ascii_digits(value: str) -> bool:
+    return value.isascii() and value.isdigit()
+
+
+def luhn_valid(value: str, context: str = "") -> bool:
+    digits = [int(c) for c in value if c in _DIGITS]
+    if not 12 <= len(digits) <= 19:
+        return False
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_CARD_GROUPS = re.compile(
+    r"^(?:\d{13,19}"  # unseparated
+    r"|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]\d{1,4})?"  # 4-4-4-4(-n)
+    r"|\d{4}[ -]\d{6}[ -]\d{4,5})$"  # Amex / Diners 4-6-5
+)
+
+
+def card_number(value: str, context: str = "") -> bool:
+    """Validator: a payment card: issuer prefix 2-6, card-like grouping, Luhn-valid,
+    not one repeated digit."""
+    digits = "".join(c for c in value if c in _DIGITS)
+    if not 13 <= len(digits) <= 19 or digits[0] not in "23456":
+        return False
+    if len(set(digits)) < 4 or not _CARD_GROUPS.match(value):
+        return False
+    return luhn_valid(digits)
+
+
+_CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_CN_ID_CHECK = "10X98765432"
+
+
+def cn_resident_id_valid(value: str, context: str = "") -> bool:
+    """GB 11643 checksum of an 18-character Chinese resident ID."""
+    v = value.upper()
+    if len(v) != 18 or not _is_ascii_digits(v[:17]):
+        return False
+    total = sum(int(c) * w for c, w in zip(v[:17], _CN_ID_WEIGHTS, strict=True))
+    return _CN_ID_CHECK[total % 11] == v[17]
+
+
+def cn_resident_id_shape(value: str, context: str = "") -> bool:
+    """Plausible region, birth date and length, checksum not required."""
+    v = value.upper()
+    if len(v) != 18 or not _is_ascii_digits(v[:17]) or v[17] not in "0123456789X":
+        return False
+    year, month, day = int(v[6:10]), int(v[10:12]), int(v[12:14])
+    return 1900 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31 and v[0] in "123456789"
+
+
+def cn_resident_id_invalid(value: str, context: str = "") -> bool:
+    """Well-shaped but checksum-invalid (a typo or a partly masked real ID)."""
+    return cn_resident_id_shape(value) and not cn_resident_id_valid(value)
+
+
+VALIDATORS: dict[str, Predicate] = {
+    "luhn": luhn_valid,
+    "card_number": card_number,
+    "cn_resident_id": cn_resident_id_valid,
+    "cn_resident_id_shape": cn_resident_id_shape,
+    "cn_resident_id_invalid": cn_resident_id_invalid,
+    "cn_id_context": cn_id_context,
+    "jwt": jwt_valid,
+    "secret_like": secret_like,
+    "has_digit": has_digit,
+    "email_personal": email_personal,
+    "phone_context": phone_context,
+    "phone_digits": phone_digits,
+    "concatenated_secret": concatenated_secret,
+}
