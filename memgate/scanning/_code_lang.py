@@ -1,0 +1,29 @@
+"""Cheap language sniffing for text that is not labelled (prose with code lines,
+untyped code blocks), so that one snippet is judged by one language's rules."""
+
+from __future__ import annotations
+
+import re
+
+_JS = re.compile(
+    r"(?m)^\s*(?:const|let|var|function|async function|export|module\.exports)\b"
+    r"|=>|\brequire\(\s*['\"]|\bdocument\.|\bwindow\.|\bconsole\.log\(|<script\b|\bnew Image\(|"
+    r"\bnavigator\.|\blocalStorage\b|\bapp\.(?:get|post|put|delete|use)\(\s*['\"]"
+)
+_PY = re.compile(
+    r"(?m)^\s*(?:def |class \w+.*:|import \w|from [\w.]+ import |elif |with .*:\s*$|@\w)"
+    r"|\bself\.|\bprint\(|:\s*$"
+)
+
+
+def looks_like_javascript(text: str) -> bool:
+    """More JavaScript markers than Python ones (bounded scan of the first 20 KB)."""
+    head = text[:20_000]
+    js = len(_JS.findall(head))
+    if js == 0:
+        return False
+    return js >= len(_PY.findall(head))
+
+
+def looks_like_python(text: str) -> bool:
+    return not looks_like_javascript(text)

@@ -1,0 +1,160 @@
+"""Shell command lines: find them in code or prose, tokenize them with shlex
+(posix, punctuation_chars) and split them into pipelines of commands.
+
+Shared by the shell and exfil detectors. Pure and memoized on the text.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from functools import lru_cache
+
+MAX_LINE = 4000
+MAX_LINES = 4000
+MAX_TOKENS = 400
+
+SEPARATORS = frozenset({"&&", "||", ";", ";;", "&", "(", ")", "\n", "{", "}", "`"})
+PIPES = frozenset({"|", "|&"})
+WRAPPERS = frozenset(
+    {"sudo", "doas", "nohup", "exec", "time", "command", "nice", "stdbuf", "timeout", "su"}
+    | {"do", "then", "else", "elif", "if", "while", "until", "!"}
+)
+
+# Where a command may start inside a prose line: line start (after a bullet,
+# number, prompt or cron schedule), after a colon, after "run"/"执行", or in backticks.
+_PROSE_START = re.compile(
+    r"(?:^\s*(?:[-*+>]\s+|\d{1,3}[.)]\s+|[$#%]\s+|PS[^>\n]{0,40}>\s*|(?:[\d*/,-]+\s+){5})?"
+    r"|[:：]\s*[\"']?|`|\b(?:run|execute|paste)\s+|(?:执行|运行|输入|跑)\s*)"
+    r"(?=[A-Za-z_./~$])"
+)
+_CUT = re.compile(r"[，。；！？、]|`|\s{2,}#|\s+(?:so|then|and then|to|which)\s+(?=[a-z])")
+_CONTINUATION = re.compile(r"\\\n")
+# A prose line is only tokenized when it names a command some detector cares about.
+_COMMANDISH = re.compile(
+    r"(?i)\b(?:curl|wget|fetch|nc|ncat|netcat|socat|telnet|bash|sh|zsh|dash|rm|chmod|base64|xxd|"
+    r"openssl|dig|nslookup|drill|host|ping|scp|rsync|sftp|env|printenv|tar|eval|source|"
+    r"python3?|perl|ruby|node|php|pwsh|powershell|iex|git|cat)\b|/dev/(?:tcp|udp)/"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One simple command: its name (basename of the program, wrappers skipped) and words."""
+
+    name: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A command line found in the text, split into pipelines of commands."""
+
+    start: int
+    end: int
+    text: str
+    pipelines: tuple[tuple[Command, ...], ...]
+    exact: bool
+    """Tokenized by shlex (False: regex fallback after unbalanced quotes)."""
+
+
+def _words(text: str) -> tuple[list[str], bool]:
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        tokens: list[str] = []
+        for tok in lexer:
+            tokens.append(tok)
+            if len(tokens) >= MAX_TOKENS:
+                break
+        return tokens, True
+    except ValueError:
+        return re.findall(r"\|\||&&|\|&?|[;&()<>]|[^\s|;&()<>]+", text)[:MAX_TOKENS], False
+
+
+def _command(words: list[str]) -> Command | None:
+    i = 0
+    while i < len(words):
+        w = words[i]
+        base = w.rsplit("/", 1)[-1].lower()
+        if re.fullmatch(r"[A-Za-z_]\w*=.*", w) or base in WRAPPERS or (i > 0 and w.startswith("-")):
+            i += 1
+            continue
+        return Command(name=base, words=tuple(words[i:]))
+    return None
+
+
+def split_pipelines(text: str) -> tuple[tuple[tuple[Command, ...], ...], bool]:
+    tokens, exact = _words(text)
+    pipelines: list[tuple[Command, ...]] = []
+    stages: list[Command] = []
+    words: list[str] = []
+
+    def close_stage() -> None:
+        cmd = _command(words)
+        if cmd is not None:
+            stages.append(cmd)
+        words.clear()
+
+    for tok in tokens:
+        if tok in PIPES:
+            close_stage()
+        elif tok in SEPARATORS or (tok and set(tok) <= set(";&()|")):
+            close_stage()
+            if stages:
+                pipelines.append(tuple(stages))
+            stages.clear()
+        else:
+            words.append(tok)
+    close_stage()
+    if stages:
+        pipelines.append(tuple(stages))
+    return tuple(pipelines), exact
+
+
+@lru_cache(maxsize=512)
+def shell_segments(text: str, prose: bool) -> tuple[Segment, ...]:
+    """Command lines in `text`: every line of code, or the command-looking part
+    of each prose line. Never raises."""
+    out: list[Segment] = []
+    try:
+        joined = _CONTINUATION.sub("  ", text[:200_000])
+        pos = 0
+        for count, line in enumerate(joined.split("\n")):
+            if count >= MAX_LINES:
+                break
+            start = pos
+            pos += len(line) + 1
+            if not line.strip() or len(line) > MAX_LINE:
+                continue
+            if prose and not _COMMANDISH.search(line):
+                continue
+            for s, e in _candidates(line, prose):
+                piece = line[s:e]
+                pipelines, exact = split_pipelines(piece)
+                if pipelines:
+                    out.append(Segment(start + s, start + e, piece, pipelines, exact))
+    except Exception:
+        return tuple(out)
+    return tuple(out)
+
+
+def _candidates(line: str, prose: bool) -> list[tuple[int, int]]:
+    if not prose:
+        stripped = re.match(r"^\s*(?:[$#%]\s+|(?:[\d*/,-]+\s+){5})?", line)
+        return [(stripped.end() if stripped else 0, len(line))]
+    # Overlapping candidates on purpose: "Note: if it fails, run env | nc ..." holds
+    # a command after "run" inside the candidate after the colon. Detectors keep
+    # one hit per overlapping group.
+    spans: list[tuple[int, int]] = []
+    for m in _PROSE_START.finditer(line):
+        s = m.end()
+        cut = _CUT.search(line, s)
+        e = cut.start() if cut else len(line)
+        if e > s and (s, e) not in spans:
+            spans.append((s, e))
+        if len(spans) >= 8:
+            break
+    return spans

@@ -1,0 +1,342 @@
+"""The `exfil` detector: data leaving for someone else's host.
+
+Rules name a `params.kind`:
+
+- `python_flow`: a Python network sink (`params.sinks`: requests.post,
+  urlopen, smtplib, socket.send, ...) receiving credential-file contents or
+  the whole environment (taint from `memgate.scanning._code_py`). Header
+  arguments are ignored: a token sent as auth to its own API is not a leak.
+- `shell_upload`: curl / wget / nc / scp / rsync sending a sensitive file, or
+  piping in the output of env / printenv / cat of a credential file / tar of
+  home directories (`params.levels.sensitive`), or of other local data
+  (`git diff`, a plain file: `params.levels.data`).
+- `secret_in_url`: a command or code putting a secret variable
+  (`${{ secrets.X }}`, `$API_TOKEN`) into a URL's query string.
+- `dns_exfil`: dig / nslookup / host / ping of a hostname built by command
+  substitution or a variable label (`$(whoami).attacker.tld`).
+- `url_beacon`: a markdown / HTML image or link whose URL carries data in its
+  query: a template (`{{...}}`, `${...}`, `$VAR`, `<the user's key>`), an
+  ALL-CAPS placeholder, free text in another script, or base64 that decodes
+  to text. `params.images_only` limits it to images.
+- `js_beacon`: JavaScript reading document.cookie / localStorage /
+  sessionStorage / process.env and calling a network sink (fetch,
+  sendBeacon, new Image().src, XMLHttpRequest, https.get) in the same chunk.
+- `prose`: an instruction that sends / uploads / forwards credentials,
+  secrets, files or the conversation to a URL or an e-mail address
+  (English and Chinese keyword windows), not when it speaks of headers or
+  says never to.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+from memgate.domain import Chunk, ChunkKind, Severity
+from memgate.scanning._code_py import ENV, SENS, SENSITIVE_PATH, python_facts
+from memgate.scanning._code_shell import Command, Segment, shell_segments
+from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.rules import Rule
+
+MAX_HITS_PER_RULE = 8
+Level = tuple[Severity, float] | None
+
+_HOME_DIR = re.compile(
+    r"^(?:~|\$HOME|\$\{HOME\})(?:/(?:Documents|Desktop|Downloads|\.config\b.*)?)?/?$"
+)
+_SECRET_VAR = re.compile(
+    r"\$\{\{\s*secrets\.\w+\s*\}\}|\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?)\w*\}?",
+    re.IGNORECASE,
+)
+_QUERY_URL = re.compile(r"""https?://[^\s"'<>?]{1,500}\?[^"'\n<>]{0,500}""")
+_DNS_BUILT = re.compile(
+    r"(?:^|[\s;&|(])(dig|nslookup|drill|host|ping)\s(?:[^\n;]{0,80}?\s)?\S{0,40}?(?:\$\(|`|\$\{?\w{1,30}\}?\.)"
+)
+_MD_IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\(\s{0,3}(<?[^\s)]{1,2000})")
+_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]{0,300}\]\(\s{0,3}(<?[^\s)]{1,2000})")
+_HTML_IMG = re.compile(r"""(?i)<img\b[^>]{0,300}?\bsrc\s*=\s*["']?([^"'\s>]{1,2000})""")
+_TEMPLATE = re.compile(
+    r"\{\{.{0,200}?\}\}|\$\{[^}]{0,200}\}|\$[A-Z_][A-Z0-9_]{2,}|%s|<[^<>]{2,80}>"
+)
+_PLACEHOLDER = re.compile(r"^[A-Z][A-Z_]{3,}$")
+_NON_LATIN = re.compile(r"[^\x00-\x7f]")
+_B64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
+_DUMPERS = frozenset({"env", "printenv", "set", "export", "history", "declare"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    rule: Rule
+    kind: str
+    p: Mapping[str, Any]
+    levels: dict[str, Level]
+
+
+def _levels(raw: object, default: Level) -> dict[str, Level]:
+    out: dict[str, Level] = {"default": default}
+    if isinstance(raw, Mapping):
+        for key, value in raw.items():
+            if isinstance(value, list | tuple) and len(value) == 2:
+                out[str(key)] = (
+                    None if value[0] == "none" else (Severity(value[0]), float(value[1]))
+                )
+    return out
+
+
+class ExfilAnalyzer:
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._specs = [
+            _Spec(r, str(r.params.get("kind", "")), r.params, _levels(r.params.get("levels"), None))
+            for r in rules
+        ]
+        self._prose = {
+            s.rule.id: [re.compile(x, re.IGNORECASE) for x in s.p.get("patterns", ())]
+            for s in self._specs
+            if s.kind == "prose"
+        }
+        self._keywords = tuple(sorted({k for r in rules for k in r.keywords}))
+
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+        if chunk.kind is ChunkKind.JSON and "postinstall" not in chunk.text:
+            return
+        lower = chunk.text.lower()
+        if not any(k in lower for k in self._keywords):
+            return
+        for spec in self._specs:
+            if spec.rule.keywords and not any(k in lower for k in spec.rule.keywords):
+                continue
+            try:
+                hits = list(self._run(spec, chunk))
+            except (RecursionError, MemoryError, ValueError):
+                continue
+            yield from hits[:MAX_HITS_PER_RULE]
+
+    def _run(self, spec: _Spec, chunk: Chunk) -> Iterator[Hit]:
+        text = chunk.text
+        prose = chunk.kind is not ChunkKind.CODE or chunk.language not in (
+            "shell",
+            "bash",
+            "sh",
+            "zsh",
+            "console",
+        )
+        kind = spec.kind
+        covered: list[tuple[int, int]] = []
+        if kind == "python_flow":
+            if chunk.language not in (None, "python", "py"):
+                return
+            sinks = frozenset(spec.p.get("sinks", ()))
+            prefixes = tuple(spec.p.get("prefixes", ()))
+            typed = chunk.kind is ChunkKind.CODE and chunk.language in ("python", "py")
+            for call in python_facts(text, not typed).calls:
+                if call.qual not in sinks and not call.qual.startswith(prefixes or ("\0",)):
+                    continue
+                bits = 0
+                for b in call.args:
+                    bits |= b
+                for key, b in call.keywords.items():
+                    if key not in ("headers", "auth", "timeout", "verify", "cert"):
+                        bits |= b
+                if bits & (SENS | ENV):
+                    what = "the environment" if bits & ENV else "credential data"
+                    yield Hit(spec.rule.id, call.start, call.end, note=f"{what} → {call.qual}")
+        elif kind == "shell_upload":
+            covered = []
+            for seg in shell_segments(text, prose):
+                if any(s < seg.end and seg.start < e for s, e in covered):
+                    continue
+                hit = _shell_upload(spec, seg)
+                if hit is not None:
+                    covered.append((seg.start, seg.end))
+                    yield hit
+        elif kind == "secret_in_url":
+            for m in _QUERY_URL.finditer(text):
+                url = m.group()
+                if _SECRET_VAR.search(url, url.find("?")):
+                    yield Hit(spec.rule.id, m.start(), m.end(), note="secret in a URL query")
+        elif kind == "dns_exfil":
+            for seg in shell_segments(text, prose):
+                if any(s < seg.end and seg.start < e for s, e in covered):
+                    continue
+                built = _DNS_BUILT.search(seg.text)
+                if built is None:
+                    continue
+                sensitive = bool(SENSITIVE_PATH.search(seg.text)) or bool(
+                    re.search(r"\b(?:whoami|hostname|id|uname|base64|xxd|cat)\b", seg.text)
+                )
+                level = spec.levels.get("sensitive" if sensitive else "other")
+                if level is not None:
+                    covered.append((seg.start, seg.end))
+                    yield _hit(
+                        spec, seg.start, seg.end, level, f"{built.group(1)} of a built hostname"
+                    )
+        elif kind == "url_beacon":
+            yield from self._beacons(spec, text)
+        elif kind == "js_beacon":
+            src = re.search(spec.p.get("sources_regex", "(?!)"), text)
+            sink = re.search(spec.p.get("sinks_regex", "(?!)"), text)
+            if src and sink and abs(src.start() - sink.start()) <= int(spec.p.get("window", 800)):
+                yield Hit(
+                    spec.rule.id,
+                    min(src.start(), sink.start()),
+                    max(src.end(), sink.end()),
+                    note="browser or process secrets sent to a URL",
+                )
+        elif kind == "prose":
+            negative = re.compile(spec.p.get("unless", "(?!)"), re.IGNORECASE)
+            for pattern in self._prose.get(spec.rule.id, []):
+                for m in pattern.finditer(text):
+                    if negative.search(text, max(0, m.start() - 40), m.end()):
+                        continue
+                    yield Hit(spec.rule.id, m.start(), m.end(), note="instruction to send data out")
+                    break
+
+    def _beacons(self, spec: _Spec, text: str) -> Iterator[Hit]:
+        images_only = bool(spec.p.get("images_only", True))
+        patterns = [_MD_IMAGE, _HTML_IMG] if images_only else [_MD_LINK]
+        for pattern in patterns:
+            for m in pattern.finditer(text):
+                url = m.group(1).strip("<>")
+                reason = carries_data(url)
+                if reason is not None:
+                    yield Hit(spec.rule.id, m.start(), m.end(), note=reason)
+
+
+def carries_data(url: str) -> str | None:
+    """Why a URL looks like it carries data out, or None."""
+    if not url.lower().startswith(("http://", "https://", "//")):
+        return None
+    q = url.find("?")
+    if q < 0:
+        path = url.split("/", 3)[-1] if url.count("/") >= 3 else ""
+        if _TEMPLATE.search(path):
+            return "template in the path"
+        return None
+    for part in re.split(r"[&;]", url[q + 1 :])[:20]:
+        value = unquote(part.partition("=")[2])
+        if not value:
+            continue
+        if _TEMPLATE.search(value):
+            return "template in the query"
+        if _PLACEHOLDER.match(value):
+            return "placeholder in the query"
+        if _NON_LATIN.search(value) and len(value) >= 4:
+            return "free text in the query"
+        if _B64.match(value) and _decodes_to_text(value):
+            return "base64 text in the query"
+    return None
+
+
+def _decodes_to_text(value: str) -> bool:
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), altchars=b"-_")
+    except (binascii.Error, ValueError):
+        return False
+    if len(raw) < 12:
+        return False
+    printable = sum(32 <= b < 127 for b in raw)
+    return printable / len(raw) > 0.9
+
+
+def _hit(spec: _Spec, start: int, end: int, level: tuple[Severity, float], note: str) -> Hit:
+    return Hit(spec.rule.id, start, end, severity=level[0], confidence=level[1], note=note)
+
+
+def _is_sensitive_arg(word: str) -> bool:
+    w = word.strip("'\"")
+    return bool(SENSITIVE_PATH.search(" " + w)) or bool(_HOME_DIR.match(w))
+
+
+def _stage_source(cmd: Command) -> str | None:
+    """What an upstream pipeline stage emits: `sensitive`, `data`, or None."""
+    args = cmd.words[1:]
+    if cmd.name in _DUMPERS:
+        return "sensitive"
+    if cmd.name in ("cat", "tar", "zip", "gzip", "base64", "xxd", "head", "tail", "grep", "find"):
+        if any(_is_sensitive_arg(a) for a in args):
+            return "sensitive"
+        return "data" if cmd.name != "grep" else None
+    if cmd.name == "git" and args[:1] and args[0] in ("diff", "show", "log", "format-patch"):
+        return "data"
+    return None
+
+
+def _upload_file(cmd: Command) -> str | None:
+    """The file a curl / wget / scp / rsync command sends, if any."""
+    words = cmd.words
+    if cmd.name == "curl":
+        for i, w in enumerate(words[1:], start=1):
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if w in ("-d", "--data", "--data-binary", "--data-urlencode", "--json") and "@" in nxt:
+                return nxt.split("@", 1)[1]
+            if w.startswith(("--data-binary=@", "--data=@", "-d@")):
+                return w.split("@", 1)[1]
+            if w in ("-F", "--form") and "@" in nxt:
+                return nxt.split("@", 1)[1].split(";")[0]
+            if w in ("-T", "--upload-file") and nxt:
+                return nxt
+        return None
+    if cmd.name == "wget":
+        for i, w in enumerate(words):
+            if w.startswith(("--post-file=", "--body-file=")):
+                return w.split("=", 1)[1]
+            if w in ("--post-file", "--body-file") and i + 1 < len(words):
+                return words[i + 1]
+        return None
+    if cmd.name in ("scp", "rsync", "sftp"):
+        paths = [w for w in words[1:] if not w.startswith("-")]
+        remote = [
+            p
+            for p in paths
+            if re.match(r"^[\w.-]+@[\w.-]+:|^[\w.-]+\.[\w.-]+:|^\d{1,3}(?:\.\d{1,3}){3}:", p)
+        ]
+        if remote and paths and paths[-1] in remote:
+            for p in paths[:-1]:
+                if _is_sensitive_arg(p) or p.startswith("/etc/"):
+                    return p
+        return None
+    return None
+
+
+def _sends_stdin(cmd: Command) -> bool:
+    """A network command that sends what is piped into it."""
+    if cmd.name in ("nc", "ncat", "netcat", "socat", "telnet"):
+        return True
+    upload_flags = ("-d", "--data", "--data-binary", "-T", "--upload-file", "-F")
+    return cmd.name in ("curl", "wget") and any(w in upload_flags for w in cmd.words)
+
+
+def _shell_upload(spec: _Spec, seg: Segment) -> Hit | None:
+    for pipeline in seg.pipelines:
+        upstream: str | None = None
+        for cmd in pipeline:
+            sent = _upload_file(cmd)
+            if sent is not None:
+                if sent in ("-", "") and upstream is not None:
+                    kind = upstream
+                elif sent not in ("-", ""):
+                    kind = (
+                        "sensitive"
+                        if _is_sensitive_arg(sent) or sent.startswith("/etc/")
+                        else "file"
+                    )
+                else:
+                    kind = "file"
+                level = spec.levels.get(kind)
+                if level is not None:
+                    return _hit(spec, seg.start, seg.end, level, f"{cmd.name} sends {kind} data")
+            elif upstream is not None and _sends_stdin(cmd):
+                level = spec.levels.get(upstream)
+                if level is not None:
+                    return _hit(
+                        spec, seg.start, seg.end, level, f"{upstream} data piped to {cmd.name}"
+                    )
+            src = _stage_source(cmd)
+            if src == "sensitive" or (src == "data" and upstream is None):
+                upstream = src
+    return None

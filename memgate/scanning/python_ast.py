@@ -1,0 +1,272 @@
+"""The `python_ast` detector: dangerous Python calls judged by what flows into them.
+
+Rules are data (`rules/python_ast.toml`, `rules/obfuscation.toml`); each names a
+`params.kind`:
+
+- `call`: calls whose alias-resolved name is in `params.calls`, starts with one
+  of `params.prefixes`, or whose method name is in `params.methods`. Optional
+  `require_truthy` / `forbid_truthy` (a keyword such as `shell`),
+  `unless_keyword` + `safe_values` (yaml's `Loader=SafeLoader`), `arg_kinds`
+  (only fire when the judged argument is built by concat / fstring / format),
+  `arg` (which positional argument is judged, default 0, or `"any"`).
+  `params.levels` maps the judged argument's origin to `[severity, confidence]`:
+  `const` (literals only), `local` (unknown local or config data), `external`
+  (outside input: request, argv, stdin, socket, chat message, download). A
+  level set to `["none", 0]` does not fire.
+- `dunder`: access to any name in `params.names`; with `min_distinct`, fires
+  once when at least that many distinct names occur (a sandbox-escape chain).
+- `reverse_shell`: a call in `params.calls` (os.dup2, pty.spawn) in code that
+  also uses one of `params.needs` (socket).
+- `obfuscated_call`: a call whose callee name was assembled (concatenation,
+  chr(), reversal, rot13, `__import__` of a computed name); levels as `call`.
+- `decoded_exec`: a sink in `params.calls` whose argument is assembled or
+  decoded from an encoded literal (base64, zlib, rot13, hex, chr()).
+
+Lines the parser cannot use (prose, partial snippets) go through a token
+fallback for `call` rules, at `params.fallback_confidence` × the level's
+confidence (default 0.7).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memgate.domain import Chunk, ChunkKind, Severity
+from memgate.scanning._code_lang import looks_like_javascript
+from memgate.scanning._code_py import (
+    DECODED,
+    EXT,
+    LOCAL,
+    CallFact,
+    PyFacts,
+    python_facts,
+    token_calls,
+)
+from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.rules import Rule
+
+PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "pycon", "ipython"})
+# NOTE: "shell" is accepted too: the chunker labels single Python lines such as
+# `x = f('a')` as shell; a real shell line does not parse as Python and only
+# reaches the token fallback, whose names (eval(, os.system( ...) are Python's.
+ACCEPTED_LANGUAGES = frozenset({*PYTHON_LANGUAGES, "shell", "bash", "sh"})
+MAX_HITS_PER_RULE = 16
+
+Level = tuple[Severity, float] | None
+
+
+def parse_levels(raw: object, default: Level) -> dict[str, Level]:
+    """`{const = ["info", 0.5], ...}` → per-origin (severity, confidence) or None."""
+    out: dict[str, Level] = {"const": default, "local": default, "external": default}
+    if not isinstance(raw, Mapping):
+        return out
+    for key, value in raw.items():
+        if isinstance(value, list | tuple) and len(value) == 2:
+            sev, conf = value
+            out[str(key)] = None if sev == "none" else (Severity(sev), float(conf))
+    if "decoded" not in out:
+        out["decoded"] = out["external"]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    rule: Rule
+    kind: str
+    calls: frozenset[str]
+    prefixes: tuple[str, ...]
+    methods: frozenset[str]
+    arg: int | None
+    require_truthy: str | None
+    forbid_truthy: str | None
+    unless_keyword: str | None
+    safe_values: frozenset[str]
+    arg_kinds: frozenset[str]
+    levels: dict[str, Level]
+    names: frozenset[str]
+    min_distinct: int
+    needs: tuple[str, ...]
+    fallback: float
+
+    def matches(self, qual: str) -> bool:
+        if qual in self.calls or qual.startswith(self.prefixes):
+            return True
+        return bool(self.methods) and qual.rsplit(".", 1)[-1] in self.methods
+
+
+def _spec(rule: Rule) -> _Spec:
+    p: Mapping[str, Any] = rule.params
+    arg = p.get("arg", 0)
+    return _Spec(
+        rule=rule,
+        kind=str(p.get("kind", "call")),
+        calls=frozenset(p.get("calls", ())),
+        prefixes=tuple(p.get("prefixes", ())),
+        methods=frozenset(p.get("methods", ())),
+        arg=None if arg == "any" else int(arg),
+        require_truthy=p.get("require_truthy"),
+        forbid_truthy=p.get("forbid_truthy"),
+        unless_keyword=p.get("unless_keyword"),
+        safe_values=frozenset(p.get("safe_values", ())),
+        arg_kinds=frozenset(p.get("arg_kinds", ())),
+        levels=parse_levels(p.get("levels"), (rule.severity, rule.confidence)),
+        names=frozenset(p.get("names", ())),
+        min_distinct=int(p.get("min_distinct", 0)),
+        needs=tuple(p.get("needs", ())),
+        fallback=float(p.get("fallback_confidence", 0.7)),
+    )
+
+
+def origin(call: CallFact, arg: int | None) -> str:
+    """`const`, `local`, `external` or `decoded`: where the judged argument comes from."""
+    if arg is None:
+        bits = call.all_taint
+        literal = all(call.literal) and not call.keywords
+    elif arg < len(call.args):
+        bits = call.args[arg]
+        literal = call.literal[arg]
+    else:
+        return "const"
+    if bits & EXT:
+        return "external"
+    if call.obfuscated_arg and arg in (0, None):
+        return "decoded"
+    if literal:
+        return "const"
+    if bits & (LOCAL | DECODED):
+        return "local"
+    return "const"
+
+
+class PythonAstAnalyzer:
+    """Runs python_ast rules on Python code chunks and on prose with code lines."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._specs = [_spec(r) for r in rules]
+        self._keywords = tuple(sorted({k for r in rules for k in r.keywords}))
+        self._keyword_re = re.compile(
+            "|".join(re.escape(k) for k in self._keywords) or "(?!)", re.IGNORECASE
+        )
+        names: set[str] = set()
+        for s in self._specs:
+            if s.kind == "call":
+                names.update(s.calls)
+                names.update(q.rsplit(".", 1)[-1] for q in s.calls if "." in q)
+                names.update(s.methods)
+        self._fallback_names = frozenset(names)
+
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+        if chunk.kind is ChunkKind.JSON:
+            return
+        if chunk.kind is ChunkKind.CODE and chunk.language not in (None, *ACCEPTED_LANGUAGES):
+            return
+        lower = chunk.text.lower()
+        if self._keywords and not any(k in lower for k in self._keywords):
+            return
+        if chunk.language is None and looks_like_javascript(chunk.text):
+            return  # judged by the javascript detector
+        typed = chunk.kind is ChunkKind.CODE and chunk.language in PYTHON_LANGUAGES
+        facts = python_facts(chunk.text, not typed)
+        if typed and not facts.parsed:
+            facts = python_facts(chunk.text, True)
+        fallback: list[CallFact] = []
+        for offset, line in facts.leftover:
+            if self._keyword_re.search(line):
+                fallback.extend(token_calls(line, offset, self._fallback_names))
+        for spec in self._specs:
+            if spec.rule.keywords and not any(k in lower for k in spec.rule.keywords):
+                continue
+            yield from _limit(self._run(spec, facts, fallback))
+
+    def _run(self, spec: _Spec, facts: PyFacts, fallback: list[CallFact]) -> Iterator[Hit]:
+        if spec.kind == "call":
+            for call in [*facts.calls, *fallback]:
+                hit = _call_hit(spec, call)
+                if hit is not None:
+                    yield hit
+        elif spec.kind == "dunder":
+            yield from _dunder_hits(spec, facts)
+        elif spec.kind == "reverse_shell":
+            uses = facts.imports | {c.qual.split(".")[0] for c in facts.calls}
+            if any(n in uses for n in spec.needs):
+                for call in facts.calls:
+                    if call.qual in spec.calls:
+                        yield Hit(spec.rule.id, call.start, call.end, note="socket + fd redirect")
+                        return
+        elif spec.kind == "obfuscated_call":
+            for call in facts.calls:
+                if call.obfuscated_name:
+                    level = spec.levels.get(origin(call, None))
+                    if level is not None:
+                        yield _hit(spec, call, level, f"assembled name → {call.qual}")
+        elif spec.kind == "decoded_exec":
+            for call in [*facts.calls, *fallback]:
+                if spec.matches(call.qual) and call.obfuscated_arg:
+                    level = spec.levels["external"]
+                    if level is not None:
+                        yield _hit(spec, call, level, "runs a decoded or assembled payload")
+
+
+def _call_hit(spec: _Spec, call: CallFact) -> Hit | None:
+    if not spec.matches(call.qual):
+        return None
+    if spec.require_truthy and spec.require_truthy not in call.truthy:
+        return None
+    if spec.forbid_truthy and spec.forbid_truthy in call.truthy:
+        return None
+    if spec.unless_keyword:
+        value = call.keyword_quals.get(spec.unless_keyword)
+        if value is not None and value.rsplit(".", 1)[-1] in spec.safe_values:
+            return None
+        if call.approx:
+            return None
+    if spec.arg_kinds:
+        idx = spec.arg or 0
+        if idx >= len(call.arg_kinds) or call.arg_kinds[idx] not in spec.arg_kinds:
+            return None
+    where = origin(call, spec.arg)
+    level = spec.levels.get(where)
+    if level is None:
+        return None
+    if call.quoted:
+        level = (Severity.INFO, 0.3)
+    elif call.approx:
+        level = (level[0], round(level[1] * spec.fallback, 3))
+    return _hit(spec, call, level, f"{call.qual} on {where} input")
+
+
+def _hit(spec: _Spec, call: CallFact, level: tuple[Severity, float], note: str) -> Hit:
+    return Hit(
+        rule_id=spec.rule.id,
+        start=call.start,
+        end=call.end,
+        severity=level[0],
+        confidence=level[1],
+        note=note,
+    )
+
+
+def _dunder_hits(spec: _Spec, facts: PyFacts) -> Iterator[Hit]:
+    found = [a for a in facts.attrs if a.name in spec.names]
+    if spec.min_distinct:
+        if len({a.name for a in found}) >= spec.min_distinct:
+            first, last = found[0], found[-1]
+            yield Hit(
+                spec.rule.id,
+                min(first.start, last.start),
+                max(first.end, last.end),
+                note=" → ".join(dict.fromkeys(a.name for a in found)),
+            )
+        return
+    for a in found:
+        yield Hit(spec.rule.id, a.start, a.end, note=a.name)
+
+
+def _limit(hits: Iterator[Hit]) -> Iterator[Hit]:
+    for count, hit in enumerate(hits):
+        if count >= MAX_HITS_PER_RULE:
+            return
+        yield hit
