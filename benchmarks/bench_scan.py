@@ -15,7 +15,6 @@ import json
 import os
 import platform
 import re
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -24,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus_gen import corpus  # noqa: E402
+from corpus_gen import corpus
 
-from memgate.domain import Source  # noqa: E402
-from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules  # noqa: E402
-from memgate.trust import Inspector, Policy  # noqa: E402
+from memgate.domain import Source
+from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
+from memgate.trust import Inspector, Policy
 
 SIZES = (512, 2048, 4096, 16384)
 KINDS = ("prose", "code", "mixed")
@@ -63,7 +62,7 @@ def _peer() -> Callable[[str], object] | None:
             found = [s for line in text.splitlines() for s in scan_line(line)]
         for block in PY_BLOCK.findall(text):
             mgr = b_manager.BanditManager(conf, "file", quiet=True)
-            mgr._parse_file("<memory>", io.BytesIO(block.encode()), [])  # noqa: SLF001
+            mgr._parse_file("<memory>", io.BytesIO(block.encode()), [])
             found.extend(mgr.get_issue_list())
         return found
 

@@ -56,18 +56,24 @@ def _fake_secret(rng: random.Random) -> str:
     alnum = string.ascii_letters + string.digits
     kind = rng.randrange(4)
     if kind == 0:
-        return "AKIA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16))
+        return "AKIA" + "".join(
+            rng.choice(string.ascii_uppercase + string.digits) for _ in range(16)
+        )
     if kind == 1:
         return "ghp_" + "".join(rng.choice(alnum) for _ in range(36))
     if kind == 2:
         return "sk-proj-" + "".join(rng.choice(alnum) for _ in range(48))
-    return "xoxb-" + "-".join("".join(rng.choice(string.digits) for _ in range(12)) for _ in range(2))
+    return "xoxb-" + "-".join(
+        "".join(rng.choice(string.digits) for _ in range(12)) for _ in range(2)
+    )
 
 
 def _json_block(rng: random.Random) -> str:
     obj = {
         "status": rng.choice(["ok", "degraded", "failed"]),
-        "items": [{"id": rng.randrange(10**6), "name": rng.choice(PROSE_EN)[:30]} for _ in range(3)],
+        "items": [
+            {"id": rng.randrange(10**6), "name": rng.choice(PROSE_EN)[:30]} for _ in range(3)
+        ],
         "took_ms": rng.randrange(1, 900),
     }
     return json.dumps(obj)

@@ -24,7 +24,9 @@ SENSITIVE = {"secret", "pii"}
 
 
 def _load(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()
+    ]
 
 
 def main() -> None:
@@ -54,20 +56,25 @@ def main() -> None:
         )
         if args.errors and wrong:
             rules = sorted({f.rule_id for f in report.findings})
-            print(f"MISS {row['id']} {label}/{row['source']} expect={row['expect']} "
-                  f"got={report.decision.value} trust={report.trust_score} {rules}\n"
-                  f"     {str(row['text'])[:160]!r}")
+            print(
+                f"MISS {row['id']} {label}/{row['source']} expect={row['expect']} "
+                f"got={report.decision.value} trust={report.trust_score} {rules}\n"
+                f"     {str(row['text'])[:160]!r}"
+            )
     print(f"\n## dev.jsonl ({len(dev)} items): exact decision match {exact / len(dev):.1%}\n")
     print("| label | n | approve | review | reject | target |")
     print("|---|---|---|---|---|---|")
     for label, counts in sorted(by_label.items()):
         n = sum(counts.values())
+        approved, rejected = counts["approve"] / n, counts["reject"] / n
         target = {
-            "benign": f"approved {counts['approve'] / n:.1%} (≥97%), rejected {counts['reject'] / n:.1%} (≤0.5%)",
+            "benign": f"approved {approved:.1%} (≥97%), rejected {rejected:.1%} (≤0.5%)",
             "secret": f"review+ {(n - counts['approve']) / n:.1%} (≥98%)",
             "pii": f"review+ {(n - counts['approve']) / n:.1%} (≥98%)",
         }.get(label, f"not approved {(n - counts['approve']) / n:.1%} (≥95%)")
-        print(f"| {label} | {n} | {counts['approve']} | {counts['review']} | {counts['reject']} | {target} |")
+        print(
+            f"| {label} | {n} | {counts['approve']} | {counts['review']} | {counts['reject']} | {target} |"
+        )
 
     public = _load(args.corpus / "public.jsonl")
     for source_name in args.sources.split(","):
@@ -81,20 +88,25 @@ def main() -> None:
             flagged[cls] += bool(report.findings)
             if args.errors:
                 bad = (cls.startswith("benign") and report.decision is not Decision.APPROVE) or (
-                    not cls.startswith("benign") and cls != "secret_neg_lookalike"
+                    not cls.startswith("benign")
+                    and cls != "secret_neg_lookalike"
                     and report.decision is Decision.APPROVE
                 )
                 if bad:
                     rules = sorted({f.rule_id for f in report.findings})
-                    print(f"MISS public {row['id']} {cls} got={report.decision.value} {rules} "
-                          f"{str(row['text'])[:120]!r}")
+                    print(
+                        f"MISS public {row['id']} {cls} got={report.decision.value} {rules} "
+                        f"{str(row['text'])[:120]!r}"
+                    )
         print(f"\n## public.jsonl as source={source.value}\n")
         print("| class | n | approve | review | reject | any finding |")
         print("|---|---|---|---|---|---|")
         for cls, counts in sorted(by_cls.items()):
             n = sum(counts.values())
-            print(f"| {cls} | {n} | {counts['approve'] / n:.1%} | {counts['review'] / n:.1%} | "
-                  f"{counts['reject'] / n:.1%} | {flagged[cls] / n:.1%} |")
+            print(
+                f"| {cls} | {n} | {counts['approve'] / n:.1%} | {counts['review'] / n:.1%} | "
+                f"{counts['reject'] / n:.1%} | {flagged[cls] / n:.1%} |"
+            )
     print(f"\n(took {time.perf_counter() - t0:.1f} s)")
 
 

@@ -41,7 +41,7 @@ class Category(StrEnum):
     """What a finding is about. `secret` and `pii` are the sensitive categories."""
 
     CODE_EXEC = "code_exec"
-    SECRET = "secret"
+    SECRET = "secret"  # noqa: S105 - a category name, not a password
     PII = "pii"
     INJECTION = "injection"
     EXFIL = "exfil"
