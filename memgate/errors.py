@@ -3,7 +3,13 @@
     MemgateError
     ├── RulesError          a rules file is malformed (bad TOML, unknown field, bad regex)
     ├── PolicyError         a policy file is malformed
-    └── IllegalTransition   a memory state change the state machine does not allow
+    ├── IllegalTransition   a memory state change the state machine does not allow
+    ├── WriteRefused        a write the gateway will not take (e.g. OversizedWrite)
+    │   └── OversizedWrite  larger than the policy's max_bytes; never truncated
+    ├── NotFound            no memory with that id (or not visible to the caller)
+    ├── ReviewRefused       a review action that is not allowed (own write, no reason)
+    ├── KeyFileError        a key file exists but is unusable
+    └── StorageError        the store failed; the write was not acknowledged
 
 The scanner itself never raises on content: any input yields a ScanReport.
 """
@@ -29,3 +35,30 @@ class IllegalTransition(MemgateError):
         self.memory_id = memory_id
         self.before = before
         self.after = after
+
+
+class WriteRefused(MemgateError):
+    """The gateway refused a write; nothing was stored."""
+
+
+class OversizedWrite(WriteRefused):
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"write of {size} bytes exceeds the limit of {limit} bytes")
+        self.size = size
+        self.limit = limit
+
+
+class NotFound(MemgateError):
+    """No memory with that id, or not visible to the caller."""
+
+
+class ReviewRefused(MemgateError):
+    """A review action that policy forbids (approving your own write, no reason)."""
+
+
+class KeyFileError(MemgateError):
+    """A key file exists but is unusable."""
+
+
+class StorageError(MemgateError):
+    """The store failed; the write was not acknowledged."""

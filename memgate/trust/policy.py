@@ -47,6 +47,25 @@ class LayerPolicy(BaseModel):
     hidden_multiplier: float = Field(default=1.0, ge=0.0)
 
 
+class RoutingPolicy(BaseModel):
+    """Where writes go. Web and document content is never auto-approved long-term,
+    whatever `trusted_sources` says."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_bytes: int = Field(default=16384, ge=1)
+    short_ttl_seconds: float = Field(default=1800, gt=0)
+    short_max_entries: int = Field(default=1000, ge=1)
+    sliding_expiry: bool = False
+    trusted_sources: frozenset[Source] = frozenset({Source.USER})
+    long_term_sources: frozenset[Source] = frozenset({Source.USER})
+    promotion_sessions: int = Field(default=3, ge=2)
+    review_timeout_seconds: float = Field(default=7 * 24 * 3600, gt=0)
+
+    def trusted(self, source: Source) -> bool:
+        return source in self.trusted_sources and source not in (Source.WEB, Source.DOCUMENT)
+
+
 class Policy(BaseModel):
     """How findings become a trust score and a decision."""
 
@@ -57,6 +76,7 @@ class Policy(BaseModel):
     categories: dict[Category, CategoryPolicy] = Field(default_factory=dict)
     sources: dict[Source, SourcePolicy] = Field(default_factory=dict)
     layers: LayerPolicy = LayerPolicy()
+    routing: RoutingPolicy = RoutingPolicy()
 
     @model_validator(mode="after")
     def _complete(self) -> Policy:

@@ -1,0 +1,95 @@
+"""Events of the append-only log (past tense) and the records that chain them."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from memgate.domain.memory import MemoryItem, MemoryState
+
+
+class Op(StrEnum):
+    """What happened to a memory. Past tense: the log holds facts, not commands."""
+
+    ADMITTED = "admitted"
+    """Entered a pool as transient or approved."""
+    QUEUED = "queued"
+    """Entered the long-term pool as pending review."""
+    REJECTED = "rejected"
+    APPROVED = "approved"
+    EDITED = "edited"
+    PROMOTED = "promoted"
+    EXPIRED = "expired"
+    DEMOTED = "demoted"
+    DELETED = "deleted"
+    ROLLED_BACK = "rolled_back"
+
+
+class Event(BaseModel):
+    """One state change. `item` is the memory after the change (content redacted):
+    the pool tables are a projection of these items."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    op: Op
+    memory_id: str
+    at: datetime
+    actor: str
+    reason: str | None = None
+    state_before: MemoryState | None = None
+    state_after: MemoryState
+    item: MemoryItem | None = None
+
+    def summary(self) -> dict[str, Any]:
+        """Findings summary stored beside the event: rule ids and categories only."""
+        if self.item is None:
+            return {}
+        return {
+            "trust_score": self.item.trust_score,
+            "rules_version": self.item.rules_version,
+            "rules": sorted({f.rule_id for f in self.item.findings}),
+        }
+
+
+class LogRecord(BaseModel):
+    """An event as stored: numbered and MAC-chained to its predecessor."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    event: Event
+    prev_mac: str
+    mac: str
+
+
+def canonical_json(value: Any) -> bytes:
+    """Stable bytes for MACs: sorted keys, no whitespace, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"
+    )
+
+
+class Checkpoint(BaseModel):
+    """An exported point of the chain. Kept outside the database, it proves the log
+    still extends it, even against someone holding the MAC key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    head_mac: str
+    count: int
+    at: datetime
+
+
+class VerifyResult(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ok: bool
+    checked: int
+    last_seq: int
+    first_bad_seq: int | None = None
+    reason: str | None = None

@@ -1,0 +1,93 @@
+"""Ports: what the gateway needs from storage. Each has an in-memory twin and a
+contract test suite (tests/contracts/)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
+from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.types import Category, Source
+
+
+class PoolQuery(BaseModel):
+    """Which items to list or search. Namespace matching is by label prefix."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    namespace_prefix: tuple[str, ...] = ()
+    text: str | None = None
+    """Full-text query (search only): every word must occur."""
+    states: frozenset[MemoryState] | None = None
+    source: Source | None = None
+    category: Category | None = None
+    session_id: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """Equality on top-level metadata keys."""
+    older_than: datetime | None = None
+    limit: int = Field(default=50, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0)
+    oldest_first: bool = False
+
+
+class ReadRecord(BaseModel):
+    """One served item, for provenance: who read what, when."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_id: str
+    at: datetime
+    session_id: str | None = None
+    call_id: str | None = None
+    agent_id: str | None = None
+
+
+class Pool(Protocol):
+    """A pool of memories. Mutations come from the log projection (`put`, `remove`)."""
+
+    async def put(self, item: MemoryItem) -> None: ...
+
+    async def remove(self, memory_id: str) -> None: ...
+
+    async def get(self, memory_id: str) -> MemoryItem | None: ...
+
+    async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None: ...
+
+    async def list(self, query: PoolQuery) -> list[MemoryItem]: ...
+
+    async def search(self, query: PoolQuery) -> list[MemoryItem]: ...
+
+
+class EventLog(Protocol):
+    """Append-only, MAC-chained log of events."""
+
+    async def append(self, events: Sequence[Event]) -> list[LogRecord]:
+        """Append atomically, in order; returns the stored records."""
+        ...
+
+    async def records(self, after_seq: int = 0, limit: int = 1000) -> list[LogRecord]: ...
+
+    async def history(self, memory_id: str) -> list[LogRecord]: ...
+
+    async def checkpoint(self) -> Checkpoint: ...
+
+    async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult: ...
+
+
+class Store(EventLog, Pool, Protocol):
+    """The log and the long-term pool in one unit: `append` applies each event's
+    item to the pool in the same transaction (the pool is a projection of the log)."""
+
+    async def record_reads(self, reads: Sequence[ReadRecord]) -> None: ...
+
+    async def reads(self, memory_id: str) -> list[ReadRecord]: ...
+
+    async def short_term_items(self) -> list[MemoryItem]:
+        """Transient items, to restore the short-term pool after a restart."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,46 @@
+"""Matching a PoolQuery against items: the in-memory pools' query engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memgate.domain.memory import MemoryItem
+from memgate.domain.ports import PoolQuery
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def matches(item: MemoryItem, query: PoolQuery) -> bool:
+    prefix = query.namespace_prefix
+    if prefix and item.namespace[: len(prefix)] != prefix:
+        return False
+    if query.states is not None and item.state not in query.states:
+        return False
+    if query.source is not None and item.source is not query.source:
+        return False
+    if query.category is not None and all(f.category is not query.category for f in item.findings):
+        return False
+    if query.session_id is not None and item.session_id != query.session_id:
+        return False
+    if query.older_than is not None and item.created_at >= query.older_than:
+        return False
+    return all(item.metadata.get(k) == v for k, v in query.metadata.items())
+
+
+def text_matches(item: MemoryItem, text: str | None) -> bool:
+    """Every word of the query occurs as a word of the content (as FTS5 does)."""
+    if not text:
+        return True
+    wanted = words(text)
+    have = set(words(item.content))
+    return all(w in have for w in wanted)
+
+
+def page(items: Iterable[MemoryItem], query: PoolQuery) -> list[MemoryItem]:
+    ordered = sorted(items, key=lambda i: (i.created_at, i.id), reverse=not query.oldest_first)
+    return ordered[query.offset : query.offset + query.limit]

@@ -1,0 +1,146 @@
+"""The short-term pool: per-namespace TTL caches in memory (cachetools).
+
+Each namespace holds at most `max_entries` items; each item expires at its own
+`expires_at`. Items that leave by time or by capacity are collected so the
+gateway can record an `expired` event for each (`drain_evicted`). Durability
+comes from the store, which keeps transient items and restores them on start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from cachetools import TLRUCache
+
+from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.ports import PoolQuery
+from memgate.pools.query import matches, page, text_matches
+
+Clock = Callable[[], datetime]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class _NamespaceCache(TLRUCache[str, MemoryItem]):
+    """A TLRU cache that remembers what it dropped, and why."""
+
+    def __init__(self, maxsize: int, timer: Callable[[], float], sink: list[tuple[MemoryItem, str]]):
+        super().__init__(maxsize=maxsize, ttu=_ttu, timer=timer)
+        self._sink = sink
+
+    def expire(self, time: Any = None) -> list[tuple[str, MemoryItem]]:
+        expired: list[tuple[str, MemoryItem]] = list(super().expire(time))
+        self._sink.extend((item, "ttl") for _, item in expired)
+        return expired
+
+    def popitem(self) -> tuple[str, MemoryItem]:
+        key, item = super().popitem()
+        self._sink.append((item, "capacity"))
+        return key, item
+
+
+def _ttu(_key: str, item: MemoryItem, _now: float) -> float:
+    if item.expires_at is None:
+        return float("inf")
+    return item.expires_at.timestamp()
+
+
+class ShortTermPool:
+    """Transient memories, per namespace, bounded, expiring."""
+
+    def __init__(
+        self,
+        *,
+        max_entries: int = 1000,
+        sliding_ttl: timedelta | None = None,
+        clock: Clock = utcnow,
+    ) -> None:
+        self._max = max_entries
+        self._sliding = sliding_ttl
+        self._clock = clock
+        self._spaces: dict[tuple[str, ...], _NamespaceCache] = {}
+        self._where: dict[str, tuple[str, ...]] = {}
+        self._evicted: list[tuple[MemoryItem, str]] = []
+
+    def _timer(self) -> float:
+        return self._clock().timestamp()
+
+    def _space(self, namespace: tuple[str, ...]) -> _NamespaceCache:
+        space = self._spaces.get(namespace)
+        if space is None:
+            space = _NamespaceCache(self._max, self._timer, self._evicted)
+            self._spaces[namespace] = space
+        return space
+
+    async def put(self, item: MemoryItem) -> None:
+        if item.state is not MemoryState.TRANSIENT:
+            await self.remove(item.id)
+            return
+        old = self._where.get(item.id)
+        if old is not None and old != item.namespace:
+            self._spaces[old].pop(item.id, None)
+        self._space(item.namespace)[item.id] = item
+        self._where[item.id] = item.namespace
+
+    async def remove(self, memory_id: str) -> None:
+        namespace = self._where.pop(memory_id, None)
+        if namespace is not None:
+            self._spaces[namespace].pop(memory_id, None)
+
+    async def get(self, memory_id: str) -> MemoryItem | None:
+        namespace = self._where.get(memory_id)
+        if namespace is None:
+            return None
+        item = self._spaces[namespace].get(memory_id)
+        if item is None:
+            return None
+        if self._sliding is not None:
+            item = item.model_copy(update={"expires_at": self._clock() + self._sliding})
+            self._spaces[namespace][memory_id] = item
+        return item
+
+    async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
+        space = self._spaces.get(namespace)
+        if space is None:
+            return None
+        space.expire()
+        for item in reversed(list(space.values())):
+            if item.key == key:
+                return await self.get(item.id)
+        return None
+
+    def _candidates(self, query: PoolQuery) -> list[MemoryItem]:
+        prefix = query.namespace_prefix
+        found: list[MemoryItem] = []
+        for namespace, space in self._spaces.items():
+            if namespace[: len(prefix)] != prefix:
+                continue
+            space.expire()
+            found.extend(i for i in space.values() if matches(i, query))
+        return found
+
+    async def list(self, query: PoolQuery) -> list[MemoryItem]:
+        return page(self._candidates(query), query)
+
+    async def search(self, query: PoolQuery) -> list[MemoryItem]:
+        return page([i for i in self._candidates(query) if text_matches(i, query.text)], query)
+
+    def expire(self) -> None:
+        """Drop every item whose time has come (they are collected as evicted)."""
+        for space in self._spaces.values():
+            space.expire()
+
+    def drain_evicted(self) -> list[tuple[MemoryItem, str]]:
+        """Items dropped by time or capacity since the last call, with the reason."""
+        drained, self._evicted[:] = list(self._evicted), []
+        for item, _ in drained:
+            if self._where.get(item.id) == item.namespace and item.id not in self._spaces[item.namespace]:
+                del self._where[item.id]
+        return drained
+
+    def __len__(self) -> int:
+        return sum(len(s) for s in self._spaces.values())

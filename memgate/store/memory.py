@@ -1,0 +1,94 @@
+"""The in-memory twin of the SQLite store: same contract, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
+from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.ports import PoolQuery, ReadRecord
+from memgate.log.chain import Chain, verify_rows
+from memgate.pools.query import matches, page, text_matches
+from memgate.pools.short import utcnow
+from memgate.store.projection import projected
+
+
+class MemoryStore:
+    """Log, long-term pool and reads in dictionaries."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        self._chain = Chain(key)
+        self._records: list[tuple[LogRecord, bytes]] = []
+        self._items: dict[str, MemoryItem] = {}
+        self._short: dict[str, MemoryItem] = {}
+        self._reads: list[ReadRecord] = []
+
+    async def append(self, events: Sequence[Event]) -> list[LogRecord]:
+        sealed = [self._chain.seal(e) for e in events]
+        self._records.extend(sealed)
+        for event in events:
+            change = projected(event)
+            if change.long is not None:
+                self._items[change.long.id] = change.long
+            if change.short is not None:
+                self._short[change.short.id] = change.short
+            if change.short_gone is not None:
+                self._short.pop(change.short_gone, None)
+        return [record for record, _ in sealed]
+
+    async def records(self, after_seq: int = 0, limit: int = 1000) -> list[LogRecord]:
+        return [r for r, _ in self._records[after_seq : after_seq + limit]]
+
+    async def history(self, memory_id: str) -> list[LogRecord]:
+        return [r for r, _ in self._records if r.event.memory_id == memory_id]
+
+    async def checkpoint(self) -> Checkpoint:
+        return Checkpoint(
+            seq=self._chain.last_seq, head_mac=self._chain.head, count=len(self._records), at=utcnow()
+        )
+
+    async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
+        rows = ((r.seq, entry, r.prev_mac, r.mac, {}) for r, entry in self._records)
+        return verify_rows(self._key, rows, checkpoint)
+
+    async def put(self, item: MemoryItem) -> None:
+        self._items[item.id] = item
+
+    async def remove(self, memory_id: str) -> None:
+        self._items.pop(memory_id, None)
+
+    async def get(self, memory_id: str) -> MemoryItem | None:
+        return self._items.get(memory_id)
+
+    async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
+        found = [
+            i
+            for i in self._items.values()
+            if i.namespace == namespace and i.key == key and i.state is not MemoryState.DELETED
+        ]
+        return max(found, key=lambda i: (i.updated_at, i.id)) if found else None
+
+    async def list(self, query: PoolQuery) -> list[MemoryItem]:
+        return page((i for i in self._items.values() if matches(i, query)), query)
+
+    async def search(self, query: PoolQuery) -> list[MemoryItem]:
+        return page(
+            (i for i in self._items.values() if matches(i, query) and text_matches(i, query.text)),
+            query,
+        )
+
+    async def record_reads(self, reads: Sequence[ReadRecord]) -> None:
+        self._reads.extend(reads)
+
+    async def reads(self, memory_id: str) -> list[ReadRecord]:
+        return [r for r in self._reads if r.memory_id == memory_id]
+
+    async def short_term_items(self) -> list[MemoryItem]:
+        return list(self._short.values())
+
+    async def flush(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None

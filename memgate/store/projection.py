@@ -1,0 +1,44 @@
+"""How events become pool rows: shared by every Store implementation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memgate.domain.events import Event
+from memgate.domain.memory import MemoryItem, MemoryState, PoolName
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    long: MemoryItem | None = None
+    """Upsert into the long-term pool."""
+    short: MemoryItem | None = None
+    """Keep as a transient item (restored into the short-term pool on start)."""
+    short_gone: str | None = None
+    """A transient item that expired or was deleted."""
+
+
+def projected(event: Event) -> Projection:
+    """Where one event's item goes. Items routed to no pool (rejected by the scan)
+    live in the log only; short-term and long-term items never mix."""
+    item = event.item
+    if item is None or item.pool is PoolName.NONE:
+        return Projection()
+    if item.pool is PoolName.LONG:
+        return Projection(long=item)
+    if item.state is MemoryState.TRANSIENT:
+        return Projection(short=item)
+    return Projection(short_gone=item.id)
+
+
+def namespace_key(namespace: tuple[str, ...]) -> str:
+    """Labels joined with '/' plus a trailing '/', so prefixes compare as strings."""
+    return "".join(f"{label}/" for label in namespace)
+
+
+def prefix_bounds(prefix: tuple[str, ...]) -> tuple[str, str] | None:
+    """[low, high) covering every namespace under `prefix` ('/' sorts before '0')."""
+    if not prefix:
+        return None
+    low = namespace_key(prefix)
+    return low, low[:-1] + chr(ord("/") + 1)

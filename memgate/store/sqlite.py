@@ -1,0 +1,450 @@
+"""The SQLite store: event log, long-term pool (with FTS5) and reads in one
+database file, WAL mode, via aiosqlite.
+
+Writes go through one committer task (group commit): concurrent `append` calls
+are sealed into the MAC chain in arrival order and committed together in one
+transaction, events and their pool projection side by side. An append returns
+only after its transaction committed: an acknowledged write survives a crash.
+Reads use a second connection, so they never see uncommitted rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
+from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.ports import PoolQuery, ReadRecord
+from memgate.errors import StorageError
+from memgate.log.chain import GENESIS, Chain, verify_rows
+from memgate.pools.short import utcnow
+from memgate.store.projection import namespace_key, prefix_bounds, projected
+
+MAX_BATCH = 512
+_MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+_INSERT_EVENT = (
+    "INSERT INTO events (seq, at, memory_id, op, actor, reason, state_before, state_after,"
+    " summary, entry, prev_mac, mac) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_UPSERT_ITEM = (
+    "INSERT INTO items (id, namespace, key, pool, state, source, session_id, created_at,"
+    " updated_at, expires_at, fingerprint, categories, content, body)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " ON CONFLICT(id) DO UPDATE SET namespace=excluded.namespace, key=excluded.key,"
+    " pool=excluded.pool, state=excluded.state, source=excluded.source,"
+    " session_id=excluded.session_id, updated_at=excluded.updated_at,"
+    " expires_at=excluded.expires_at, fingerprint=excluded.fingerprint,"
+    " categories=excluded.categories, content=excluded.content, body=excluded.body"
+)
+_UPSERT_SHORT = "INSERT OR REPLACE INTO short_items (id, expires_at, body) VALUES (?,?,?)"
+_DELETE_SHORT = "DELETE FROM short_items WHERE id = ?"
+_INSERT_READ = (
+    "INSERT INTO reads (memory_id, at, session_id, call_id, agent_id) VALUES (?,?,?,?,?)"
+)
+_EVENT_COLUMNS = "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after"
+
+
+def schema_dir() -> Path:
+    """The bundled SQL migrations: `memgate/_schema/sqlite` in a wheel, `schema/sqlite` in a checkout."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "_schema" / "sqlite", package.parent / "schema" / "sqlite"):
+        if candidate.is_dir():
+            return candidate
+    raise StorageError(f"no SQL schema directory found next to {package}")
+
+
+def migrations() -> list[tuple[int, str]]:
+    found = []
+    for path in sorted(schema_dir().iterdir()):
+        match = _MIGRATION.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
+    return found
+
+
+def _item_row(item: MemoryItem) -> tuple[Any, ...]:
+    categories = " " + " ".join(sorted({f.category.value for f in item.findings})) + " "
+    return (
+        item.id,
+        namespace_key(item.namespace),
+        item.key,
+        item.pool.value,
+        item.state.value,
+        item.source.value,
+        item.session_id,
+        item.created_at.isoformat(),
+        item.updated_at.isoformat(),
+        item.expires_at.isoformat() if item.expires_at else None,
+        item.fingerprint,
+        categories,
+        item.content,
+        item.model_dump_json(),
+    )
+
+
+def _fts_query(text: str) -> str | None:
+    """Every word of the caller's text as a quoted FTS5 term (no FTS syntax leaks through)."""
+    terms = re.findall(r"\w+", text, re.UNICODE)
+    return " ".join(f'"{t}"' for t in terms) or None
+
+
+class SqliteStore:
+    """Store port over one SQLite file. Open with `await SqliteStore.open(path, key)`."""
+
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, key: bytes, chain: Chain) -> None:
+        self._writer = writer
+        self._reader = reader
+        self._key = key
+        self._chain = chain
+        self._queue: list[tuple[Sequence[Event], asyncio.Future[list[LogRecord]]]] = []
+        self._reads: list[ReadRecord] = []
+        self._committer: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: Path, key: bytes) -> SqliteStore:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await writer.execute("PRAGMA journal_mode=WAL")
+            await writer.execute("PRAGMA synchronous=NORMAL")
+            await writer.execute("PRAGMA busy_timeout=5000")
+            await cls._migrate(writer)
+            async with writer.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1") as cur:
+                row = await cur.fetchone()
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout=5000")
+            await reader.execute("PRAGMA query_only=ON")
+        except Exception:
+            await writer.close()
+            raise
+        chain = Chain(key, row[0], row[1]) if row else Chain(key, 0, GENESIS)
+        return cls(writer, reader, key, chain)
+
+    @staticmethod
+    async def _migrate(db: aiosqlite.Connection) -> None:
+        async with db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        for number, sql in migrations():
+            if number <= current:
+                continue
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _split_sql(sql):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number:d}")
+                await db.execute("COMMIT")
+            except Exception:
+                await db.execute("ROLLBACK")
+                raise
+
+    # -- writing -------------------------------------------------------------
+
+    async def append(self, events: Sequence[Event]) -> list[LogRecord]:
+        if self._closed:
+            raise StorageError("store is closed")
+        future: asyncio.Future[list[LogRecord]] = asyncio.get_running_loop().create_future()
+        self._queue.append((events, future))
+        self._kick()
+        return await future
+
+    async def record_reads(self, reads: Sequence[ReadRecord]) -> None:
+        """Queued, committed with the next batch (in order); `flush` waits for it."""
+        self._reads.extend(reads)
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._committer is None or self._committer.done():
+            self._idle.clear()
+            self._committer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def flush(self) -> None:
+        """Wait until everything queued so far is committed."""
+        while self._queue or self._reads or (self._committer and not self._committer.done()):
+            await self._idle.wait()
+            if self._queue or self._reads:
+                self._kick()
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue or self._reads:
+                batch = self._queue[:MAX_BATCH]
+                del self._queue[:MAX_BATCH]
+                reads, self._reads = self._reads, []
+                await self._commit(batch, reads)
+        finally:
+            self._idle.set()
+
+    async def _commit(
+        self,
+        batch: list[tuple[Sequence[Event], asyncio.Future[list[LogRecord]]]],
+        reads: list[ReadRecord],
+    ) -> None:
+        last_seq, head = self._chain.last_seq, self._chain.head
+        event_rows: list[tuple[Any, ...]] = []
+        item_rows: list[tuple[Any, ...]] = []
+        short_rows: list[tuple[Any, ...]] = []
+        short_gone: list[tuple[str]] = []
+        results: list[list[LogRecord]] = []
+        for events, _ in batch:
+            records = []
+            for event in events:
+                record, entry = self._chain.seal(event)
+                records.append(record)
+                event_rows.append(
+                    (
+                        record.seq,
+                        event.at.isoformat(),
+                        event.memory_id,
+                        event.op.value,
+                        event.actor,
+                        event.reason,
+                        event.state_before.value if event.state_before else None,
+                        event.state_after.value,
+                        json.dumps(event.summary()),
+                        entry,
+                        record.prev_mac,
+                        record.mac,
+                    )
+                )
+                change = projected(event)
+                if change.long is not None:
+                    item_rows.append(_item_row(change.long))
+                if change.short is not None:
+                    exp = change.short.expires_at
+                    short_rows.append(
+                        (change.short.id, exp.isoformat() if exp else None, change.short.model_dump_json())
+                    )
+                if change.short_gone is not None:
+                    short_gone.append((change.short_gone,))
+            results.append(records)
+        db = self._writer
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+            if event_rows:
+                await db.executemany(_INSERT_EVENT, event_rows)
+            if item_rows:
+                await db.executemany(_UPSERT_ITEM, item_rows)
+            if short_rows:
+                await db.executemany(_UPSERT_SHORT, short_rows)
+            if short_gone:
+                await db.executemany(_DELETE_SHORT, short_gone)
+            if reads:
+                await db.executemany(
+                    _INSERT_READ,
+                    [(r.memory_id, r.at.isoformat(), r.session_id, r.call_id, r.agent_id) for r in reads],
+                )
+            await db.execute("COMMIT")
+        except (sqlite3.Error, ValueError) as exc:
+            self._chain.reset(last_seq, head)
+            try:
+                await db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            error = StorageError(f"commit failed: {exc.__class__.__name__}")
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), records in zip(batch, results, strict=True):
+            if not future.done():
+                future.set_result(records)
+
+    # -- the log -------------------------------------------------------------
+
+    async def records(self, after_seq: int = 0, limit: int = 1000) -> list[LogRecord]:
+        sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
+        async with self._reader.execute(sql, (after_seq, limit)) as cur:
+            rows = await cur.fetchall()
+        return [_record(row) for row in rows]
+
+    async def history(self, memory_id: str) -> list[LogRecord]:
+        sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE memory_id = ? ORDER BY seq"
+        async with self._reader.execute(sql, (memory_id,)) as cur:
+            rows = await cur.fetchall()
+        return [_record(row) for row in rows]
+
+    async def checkpoint(self) -> Checkpoint:
+        async with self._reader.execute(
+            "SELECT seq, mac, (SELECT count(*) FROM events) FROM events ORDER BY seq DESC LIMIT 1"
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return Checkpoint(seq=0, head_mac=GENESIS, count=0, at=utcnow())
+        return Checkpoint(seq=row[0], head_mac=row[1], count=row[2], at=utcnow())
+
+    async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
+        """Walk the whole chain on the reader connection (a consistent snapshot)."""
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq"  # noqa: S608 - constant
+        async with self._reader.execute(sql) as cur:
+            rows = await cur.fetchall()
+        return verify_rows(self._key, (_verify_row(r) for r in rows), checkpoint)
+
+    # -- the long-term pool ----------------------------------------------------
+
+    async def put(self, item: MemoryItem) -> None:
+        await self._writer.execute(_UPSERT_ITEM, _item_row(item))
+
+    async def remove(self, memory_id: str) -> None:
+        await self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
+
+    async def get(self, memory_id: str) -> MemoryItem | None:
+        async with self._reader.execute("SELECT body FROM items WHERE id = ?", (memory_id,)) as cur:
+            row = await cur.fetchone()
+        return MemoryItem.model_validate_json(row[0]) if row else None
+
+    async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
+        sql = (
+            "SELECT body FROM items WHERE namespace = ? AND key = ? AND state != 'deleted'"
+            " ORDER BY updated_at DESC, id DESC LIMIT 1"
+        )
+        async with self._reader.execute(sql, (namespace_key(namespace), key)) as cur:
+            row = await cur.fetchone()
+        return MemoryItem.model_validate_json(row[0]) if row else None
+
+    def _where(self, query: PoolQuery) -> tuple[list[str], list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        bounds = prefix_bounds(query.namespace_prefix)
+        if bounds is not None:
+            clauses.append("items.namespace >= ? AND items.namespace < ?")
+            params.extend(bounds)
+        if query.states is not None:
+            states = sorted(s.value for s in query.states)
+            clauses.append(f"items.state IN ({','.join('?' * len(states))})")
+            params.extend(states)
+        if query.source is not None:
+            clauses.append("items.source = ?")
+            params.append(query.source.value)
+        if query.category is not None:
+            clauses.append("instr(items.categories, ?) > 0")
+            params.append(f" {query.category.value} ")
+        if query.session_id is not None:
+            clauses.append("items.session_id = ?")
+            params.append(query.session_id)
+        if query.older_than is not None:
+            clauses.append("items.created_at < ?")
+            params.append(query.older_than.isoformat())
+        for name, value in query.metadata.items():
+            clauses.append("json_extract(items.body, '$.metadata.' || json_quote(?)) = json(?)")
+            params.extend([name, json.dumps(value)])
+        return clauses, params
+
+    async def list(self, query: PoolQuery) -> list[MemoryItem]:
+        return await self._select(query, None)
+
+    async def search(self, query: PoolQuery) -> list[MemoryItem]:
+        return await self._select(query, _fts_query(query.text) if query.text else None)
+
+    async def _select(self, query: PoolQuery, fts: str | None) -> list[MemoryItem]:
+        clauses, params = self._where(query)
+        source = "items"
+        if fts is not None:
+            source = "items_fts JOIN items ON items.rowid = items_fts.rowid"
+            clauses.insert(0, "items_fts MATCH ?")
+            params.insert(0, fts)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        order = "ASC" if query.oldest_first else "DESC"
+        sql = (
+            f"SELECT items.body FROM {source}{where}"  # noqa: S608 - clauses are constants, values are ? parameters
+            f" ORDER BY items.created_at {order}, items.id {order} LIMIT ? OFFSET ?"
+        )
+        params.extend([query.limit, query.offset])
+        async with self._reader.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [MemoryItem.model_validate_json(r[0]) for r in rows]
+
+    # -- reads and restore -------------------------------------------------------
+
+    async def reads(self, memory_id: str) -> list[ReadRecord]:
+        sql = "SELECT memory_id, at, session_id, call_id, agent_id FROM reads WHERE memory_id = ? ORDER BY seq"
+        async with self._reader.execute(sql, (memory_id,)) as cur:
+            rows = await cur.fetchall()
+        return [
+            ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4]) for r in rows
+        ]
+
+    async def short_term_items(self) -> list[MemoryItem]:
+        async with self._reader.execute("SELECT body FROM short_items") as cur:
+            rows = await cur.fetchall()
+        items = [MemoryItem.model_validate_json(r[0]) for r in rows]
+        return [i for i in items if i.state is MemoryState.TRANSIENT]
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        await self.flush()
+        self._closed = True
+        await self._reader.close()
+        await self._writer.close()
+
+
+def _split_sql(script: str) -> list[str]:
+    """Statements of a migration; trigger bodies (BEGIN ... END;) stay whole."""
+    statements: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for line in script.splitlines():
+        stripped = line.split("--", 1)[0].strip()
+        if not stripped and not current:
+            continue
+        current.append(line)
+        upper = stripped.upper()
+        if re.search(r"\bBEGIN\b", upper) and "CREATE TRIGGER" in " ".join(current).upper():
+            depth = 1
+        if depth and re.search(r"\bEND;\s*$", upper):
+            depth = 0
+            statements.append("\n".join(current))
+            current = []
+        elif not depth and stripped.endswith(";"):
+            statements.append("\n".join(current))
+            current = []
+    if current and "".join(current).strip():
+        statements.append("\n".join(current))
+    return statements
+
+
+def _record(row: Any) -> LogRecord:
+    event = Event.model_validate_json(row[1])
+    return LogRecord(seq=row[0], event=event, prev_mac=row[2], mac=row[3])
+
+
+def _verify_row(row: Any) -> tuple[int, bytes, str, str, dict[str, Any]]:
+    seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, before, after = row
+    if isinstance(entry, str):
+        entry = entry.encode()
+    columns: dict[str, Any] = {
+        "memory_id": memory_id,
+        "op": op,
+        "actor": actor,
+        "reason": reason,
+        "state_before": before,
+        "state_after": after,
+    }
+    try:
+        stored_at = json.loads(entry).get("at")
+    except (ValueError, AttributeError):
+        stored_at = None
+    if stored_at is not None and _same_instant(stored_at, at) is False:
+        columns["at"] = at
+    return seq, entry, prev_mac, mac, columns
+
+
+def _same_instant(a: str, b: str) -> bool:
+    try:
+        return datetime.fromisoformat(a.replace("Z", "+00:00")) == datetime.fromisoformat(b)
+    except ValueError:
+        return False
