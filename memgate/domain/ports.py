@@ -13,6 +13,9 @@ from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState
 from memgate.domain.types import Category, Source
 
+Items = list[MemoryItem]
+Records = list[LogRecord]
+
 
 class PoolQuery(BaseModel):
     """Which items to list or search. Namespace matching is by label prefix."""
@@ -46,6 +49,9 @@ class ReadRecord(BaseModel):
     agent_id: str | None = None
 
 
+Reads = list[ReadRecord]
+
+
 class Pool(Protocol):
     """A pool of memories. Mutations come from the log projection (`put`, `remove`)."""
 
@@ -57,21 +63,21 @@ class Pool(Protocol):
 
     async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None: ...
 
-    async def list(self, query: PoolQuery) -> list[MemoryItem]: ...
+    async def list(self, query: PoolQuery) -> Items: ...
 
-    async def search(self, query: PoolQuery) -> list[MemoryItem]: ...
+    async def search(self, query: PoolQuery) -> Items: ...
 
 
 class EventLog(Protocol):
     """Append-only, MAC-chained log of events."""
 
-    async def append(self, events: Sequence[Event]) -> list[LogRecord]:
+    async def append(self, events: Sequence[Event]) -> Records:
         """Append atomically, in order; returns the stored records."""
         ...
 
-    async def records(self, after_seq: int = 0, limit: int = 1000) -> list[LogRecord]: ...
+    async def records(self, after_seq: int = 0, limit: int = 1000) -> Records: ...
 
-    async def history(self, memory_id: str) -> list[LogRecord]: ...
+    async def history(self, memory_id: str) -> Records: ...
 
     async def checkpoint(self) -> Checkpoint: ...
 
@@ -84,9 +90,9 @@ class Store(EventLog, Pool, Protocol):
 
     async def record_reads(self, reads: Sequence[ReadRecord]) -> None: ...
 
-    async def reads(self, memory_id: str) -> list[ReadRecord]: ...
+    async def reads(self, memory_id: str) -> Reads: ...
 
-    async def short_term_items(self) -> list[MemoryItem]:
+    async def short_term_items(self) -> Items:
         """Transient items, to restore the short-term pool after a restart."""
         ...
 

@@ -8,6 +8,7 @@ cache fed by the same events and restored from the store on start.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import os
 import re
 import secrets
@@ -62,6 +63,11 @@ def content_fingerprint(text: str) -> str:
     """Equal after normalization (NFKC, case, whitespace) => equal fingerprint."""
     norm = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
     return xxhash.xxh3_128_hexdigest(norm.encode("utf-8", "replace"))
+
+
+Items = list[MemoryItem]
+Records = list[LogRecord]
+Reads = list[ReadRecord]
 
 
 class FindingSummary(BaseModel):
@@ -176,7 +182,9 @@ class Gateway:
     def _short_pool(policy: Policy, clock: Clock) -> ShortTermPool:
         routing = policy.routing
         sliding = timedelta(seconds=routing.short_ttl_seconds) if routing.sliding_expiry else None
-        return ShortTermPool(max_entries=routing.short_max_entries, sliding_ttl=sliding, clock=clock)
+        return ShortTermPool(
+            max_entries=routing.short_max_entries, sliding_ttl=sliding, clock=clock
+        )
 
     async def _restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
@@ -298,7 +306,9 @@ class Gateway:
             version=item.version,
         )
 
-    async def _by_key(self, pool: PoolName, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
+    async def _by_key(
+        self, pool: PoolName, namespace: tuple[str, ...], key: str
+    ) -> MemoryItem | None:
         if pool is PoolName.SHORT:
             return await self.short.get_by_key(namespace, key)
         found = await self.store.get_by_key(namespace, key)
@@ -340,9 +350,7 @@ class Gateway:
             target=Target.LONG,
         )
         report = self.inspector.inspect(item.content, item.source)
-        return await self._admit(
-            write, report, derived_from=(item.id,), op=Op.PROMOTED, actor=by
-        )
+        return await self._admit(write, report, derived_from=(item.id,), op=Op.PROMOTED, actor=by)
 
     async def _log_evictions(self) -> int:
         evicted = self.short.drain_evicted()
@@ -418,11 +426,18 @@ class Gateway:
         if reviewer in {item.agent_id, item.session_id}:
             raise ReviewRefused(f"{reviewer} wrote {item.id} and cannot review it")
 
-    async def approve(self, memory_id: str, *, reviewer: str, reason: str | None = None) -> MemoryItem:
+    async def approve(
+        self, memory_id: str, *, reviewer: str, reason: str | None = None
+    ) -> MemoryItem:
         item = await self._long(memory_id)
         self._check_reviewer(item, reviewer)
         return await self._change(
-            item, Op.APPROVED, MemoryState.APPROVED, actor=reviewer, reason=reason, reviewed_by=reviewer
+            item,
+            Op.APPROVED,
+            MemoryState.APPROVED,
+            actor=reviewer,
+            reason=reason,
+            reviewed_by=reviewer,
         )
 
     async def reject(self, memory_id: str, *, reviewer: str, reason: str) -> MemoryItem:
@@ -431,7 +446,12 @@ class Gateway:
         item = await self._long(memory_id)
         self._check_reviewer(item, reviewer)
         return await self._change(
-            item, Op.REJECTED, MemoryState.REJECTED, actor=reviewer, reason=reason, reviewed_by=reviewer
+            item,
+            Op.REJECTED,
+            MemoryState.REJECTED,
+            actor=reviewer,
+            reason=reason,
+            reviewed_by=reviewer,
         )
 
     async def edit_and_approve(
@@ -498,21 +518,33 @@ class Gateway:
         """Pending items older than the review timeout are rejected (fail closed)."""
         cutoff = self._clock() - timedelta(seconds=self.routing.review_timeout_seconds)
         stale = await self.store.list(
-            PoolQuery(states=frozenset({MemoryState.PENDING_REVIEW}), older_than=cutoff, limit=1000, oldest_first=True)
+            PoolQuery(
+                states=frozenset({MemoryState.PENDING_REVIEW}),
+                older_than=cutoff,
+                limit=1000,
+                oldest_first=True,
+            )
         )
         for item in stale:
-            await self._change(item, Op.REJECTED, MemoryState.REJECTED, actor=SYSTEM_ACTOR, reason="review_timeout")
+            await self._change(
+                item, Op.REJECTED, MemoryState.REJECTED, actor=SYSTEM_ACTOR, reason="review_timeout"
+            )
         return len(stale)
 
-    async def rescan(self) -> list[str]:
+    async def rescan(self) -> builtins.list[str]:
         """Rescan approved items scanned under another rules version; demote those
         that no longer pass to pending review. Returns the demoted ids."""
         version = self.inspector.rules_version
-        demoted: list[str] = []
+        demoted: builtins.list[str] = []
         offset = 0
         while True:
             page = await self.store.list(
-                PoolQuery(states=frozenset({MemoryState.APPROVED}), limit=500, offset=offset, oldest_first=True)
+                PoolQuery(
+                    states=frozenset({MemoryState.APPROVED}),
+                    limit=500,
+                    offset=offset,
+                    oldest_first=True,
+                )
             )
             if not page:
                 break
@@ -557,7 +589,11 @@ class Gateway:
         await self.store.record_reads(
             [
                 ReadRecord(
-                    memory_id=i.id, at=now, session_id=reader.session_id, call_id=reader.call_id, agent_id=reader.agent_id
+                    memory_id=i.id,
+                    at=now,
+                    session_id=reader.session_id,
+                    call_id=reader.call_id,
+                    agent_id=reader.agent_id,
                 )
                 for i in items
             ]
@@ -577,7 +613,10 @@ class Gateway:
         self, namespace: tuple[str, ...], key: str, reader: Reader | None = None
     ) -> MemoryItem | None:
         reader = reader or Reader()
-        for item in (await self.short.get_by_key(namespace, key), await self.store.get_by_key(namespace, key)):
+        for item in (
+            await self.short.get_by_key(namespace, key),
+            await self.store.get_by_key(namespace, key),
+        ):
             if item is not None and self._visible(item, reader):
                 await self._record([item], reader)
                 return item
@@ -592,22 +631,28 @@ class Gateway:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
-    ) -> list[MemoryItem]:
+    ) -> Items:
         """Served items under a namespace prefix (short-term first, newest first),
         whose content has every word of `query`."""
         reader = reader or Reader()
         wanted = offset + limit
         states = frozenset({MemoryState.APPROVED, MemoryState.TRANSIENT})
         base = PoolQuery(
-            namespace_prefix=namespace_prefix, text=query, metadata=metadata or {}, limit=min(wanted, 1000)
+            namespace_prefix=namespace_prefix,
+            text=query,
+            metadata=metadata or {},
+            limit=min(wanted, 1000),
         )
         short = await self.short.search(base)
         long = await self.store.search(base.model_copy(update={"states": states}))
-        own: list[MemoryItem] = []
+        own: Items = []
         if reader.session_id is not None:
             own = await self.store.search(
                 base.model_copy(
-                    update={"states": frozenset({MemoryState.PENDING_REVIEW}), "session_id": reader.session_id}
+                    update={
+                        "states": frozenset({MemoryState.PENDING_REVIEW}),
+                        "session_id": reader.session_id,
+                    }
                 )
             )
         merged = [i for i in [*short, *own, *long] if self._visible(i, reader)]
@@ -623,7 +668,7 @@ class Gateway:
         limit: int = 50,
         offset: int = 0,
         reader: Reader | None = None,
-    ) -> list[MemoryItem]:
+    ) -> Items:
         return await self.search(
             namespace_prefix, None, metadata=metadata, limit=limit, offset=offset, reader=reader
         )
@@ -637,7 +682,7 @@ class Gateway:
         older_than: datetime | None = None,
         limit: int = 50,
         offset: int = 0,
-    ) -> list[MemoryItem]:
+    ) -> Items:
         """The review queue, oldest first."""
         return await self.store.list(
             PoolQuery(
@@ -658,10 +703,10 @@ class Gateway:
 
     # -- the log -------------------------------------------------------------------
 
-    async def history(self, memory_id: str) -> list[LogRecord]:
+    async def history(self, memory_id: str) -> Records:
         return await self.store.history(memory_id)
 
-    async def reads_of(self, memory_id: str) -> list[ReadRecord]:
+    async def reads_of(self, memory_id: str) -> Reads:
         await self.flush()
         return await self.store.reads(memory_id)
 

@@ -18,7 +18,9 @@ class SyncGateway:
     """Blocking calls into a Gateway that lives on its own loop thread, so it can
     be used from plain code and from inside another running event loop alike."""
 
-    def __init__(self, gateway: Gateway, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    def __init__(
+        self, gateway: Gateway, loop: asyncio.AbstractEventLoop, thread: threading.Thread
+    ) -> None:
         self.gateway = gateway
         self._loop = loop
         self._thread = thread
@@ -41,7 +43,9 @@ class SyncGateway:
     def read(self, memory_id: str, reader: Reader | None = None) -> MemoryItem | None:
         return self.run(self.gateway.read(memory_id, reader))
 
-    def search(self, namespace_prefix: tuple[str, ...] = (), query: str | None = None, **kwargs: Any) -> list[MemoryItem]:
+    def search(
+        self, namespace_prefix: tuple[str, ...] = (), query: str | None = None, **kwargs: Any
+    ) -> list[MemoryItem]:
         return self.run(self.gateway.search(namespace_prefix, query, **kwargs))
 
     def close(self) -> None:

@@ -37,7 +37,9 @@ class Chain:
         """The next record, and the canonical bytes that were MACed."""
         entry = entry_json(event)
         seq = self.last_seq + 1
-        record = LogRecord(seq=seq, event=event, prev_mac=self.head, mac=mac(self._key, self.head, seq, entry))
+        record = LogRecord(
+            seq=seq, event=event, prev_mac=self.head, mac=mac(self._key, self.head, seq, entry)
+        )
         self.last_seq, self.head = seq, record.mac
         return record, entry
 
@@ -83,7 +85,12 @@ def verify_rows(
         last = seq
         expected += 1
     if not seen_checkpoint and checkpoint is not None:
-        return _bad(checked, last, last + 1, f"log is shorter than the checkpoint at {checkpoint.seq} (truncated)")
+        return _bad(
+            checked,
+            last,
+            last + 1,
+            f"log is shorter than the checkpoint at {checkpoint.seq} (truncated)",
+        )
     return VerifyResult(ok=True, checked=checked, last_seq=last)
 
 

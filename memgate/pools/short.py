@@ -25,10 +25,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+Items = list[MemoryItem]
+Evictions = list[tuple[MemoryItem, str]]
+
+
 class _NamespaceCache(TLRUCache[str, MemoryItem]):
     """A TLRU cache that remembers what it dropped, and why."""
 
-    def __init__(self, maxsize: int, timer: Callable[[], float], sink: list[tuple[MemoryItem, str]]):
+    def __init__(self, maxsize: int, timer: Callable[[], float], sink: Evictions):
         super().__init__(maxsize=maxsize, ttu=_ttu, timer=timer)
         self._sink = sink
 
@@ -64,7 +68,7 @@ class ShortTermPool:
         self._clock = clock
         self._spaces: dict[tuple[str, ...], _NamespaceCache] = {}
         self._where: dict[str, tuple[str, ...]] = {}
-        self._evicted: list[tuple[MemoryItem, str]] = []
+        self._evicted: Evictions = []
 
     def _timer(self) -> float:
         return self._clock().timestamp()
@@ -113,9 +117,9 @@ class ShortTermPool:
                 return await self.get(item.id)
         return None
 
-    def _candidates(self, query: PoolQuery) -> list[MemoryItem]:
+    def _candidates(self, query: PoolQuery) -> Items:
         prefix = query.namespace_prefix
-        found: list[MemoryItem] = []
+        found: Items = []
         for namespace, space in self._spaces.items():
             if namespace[: len(prefix)] != prefix:
                 continue
@@ -123,10 +127,10 @@ class ShortTermPool:
             found.extend(i for i in space.values() if matches(i, query))
         return found
 
-    async def list(self, query: PoolQuery) -> list[MemoryItem]:
+    async def list(self, query: PoolQuery) -> Items:
         return page(self._candidates(query), query)
 
-    async def search(self, query: PoolQuery) -> list[MemoryItem]:
+    async def search(self, query: PoolQuery) -> Items:
         return page([i for i in self._candidates(query) if text_matches(i, query.text)], query)
 
     def expire(self) -> None:
@@ -134,11 +138,14 @@ class ShortTermPool:
         for space in self._spaces.values():
             space.expire()
 
-    def drain_evicted(self) -> list[tuple[MemoryItem, str]]:
+    def drain_evicted(self) -> Evictions:
         """Items dropped by time or capacity since the last call, with the reason."""
         drained, self._evicted[:] = list(self._evicted), []
         for item, _ in drained:
-            if self._where.get(item.id) == item.namespace and item.id not in self._spaces[item.namespace]:
+            if (
+                self._where.get(item.id) == item.namespace
+                and item.id not in self._spaces[item.namespace]
+            ):
                 del self._where[item.id]
         return drained
 

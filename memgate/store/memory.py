@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState
@@ -11,6 +12,10 @@ from memgate.log.chain import Chain, verify_rows
 from memgate.pools.query import matches, page, text_matches
 from memgate.pools.short import utcnow
 from memgate.store.projection import projected
+
+Items = list[MemoryItem]
+Records = list[LogRecord]
+Reads = list[ReadRecord]
 
 
 class MemoryStore:
@@ -22,9 +27,9 @@ class MemoryStore:
         self._records: list[tuple[LogRecord, bytes]] = []
         self._items: dict[str, MemoryItem] = {}
         self._short: dict[str, MemoryItem] = {}
-        self._reads: list[ReadRecord] = []
+        self._reads: Reads = []
 
-    async def append(self, events: Sequence[Event]) -> list[LogRecord]:
+    async def append(self, events: Sequence[Event]) -> Records:
         sealed = [self._chain.seal(e) for e in events]
         self._records.extend(sealed)
         for event in events:
@@ -37,19 +42,22 @@ class MemoryStore:
                 self._short.pop(change.short_gone, None)
         return [record for record, _ in sealed]
 
-    async def records(self, after_seq: int = 0, limit: int = 1000) -> list[LogRecord]:
+    async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
         return [r for r, _ in self._records[after_seq : after_seq + limit]]
 
-    async def history(self, memory_id: str) -> list[LogRecord]:
+    async def history(self, memory_id: str) -> Records:
         return [r for r, _ in self._records if r.event.memory_id == memory_id]
 
     async def checkpoint(self) -> Checkpoint:
         return Checkpoint(
-            seq=self._chain.last_seq, head_mac=self._chain.head, count=len(self._records), at=utcnow()
+            seq=self._chain.last_seq,
+            head_mac=self._chain.head,
+            count=len(self._records),
+            at=utcnow(),
         )
 
     async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
-        rows = ((r.seq, entry, r.prev_mac, r.mac, {}) for r, entry in self._records)
+        rows = ((r.seq, entry, r.prev_mac, r.mac, dict[str, Any]()) for r, entry in self._records)
         return verify_rows(self._key, rows, checkpoint)
 
     async def put(self, item: MemoryItem) -> None:
@@ -69,10 +77,10 @@ class MemoryStore:
         ]
         return max(found, key=lambda i: (i.updated_at, i.id)) if found else None
 
-    async def list(self, query: PoolQuery) -> list[MemoryItem]:
+    async def list(self, query: PoolQuery) -> Items:
         return page((i for i in self._items.values() if matches(i, query)), query)
 
-    async def search(self, query: PoolQuery) -> list[MemoryItem]:
+    async def search(self, query: PoolQuery) -> Items:
         return page(
             (i for i in self._items.values() if matches(i, query) and text_matches(i, query.text)),
             query,
@@ -81,10 +89,10 @@ class MemoryStore:
     async def record_reads(self, reads: Sequence[ReadRecord]) -> None:
         self._reads.extend(reads)
 
-    async def reads(self, memory_id: str) -> list[ReadRecord]:
+    async def reads(self, memory_id: str) -> Reads:
         return [r for r in self._reads if r.memory_id == memory_id]
 
-    async def short_term_items(self) -> list[MemoryItem]:
+    async def short_term_items(self) -> Items:
         return list(self._short.values())
 
     async def flush(self) -> None:

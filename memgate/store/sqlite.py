@@ -11,6 +11,8 @@ Reads use a second connection, so they never see uncommitted rows.
 from __future__ import annotations
 
 import asyncio
+import builtins
+import contextlib
 import json
 import re
 import sqlite3
@@ -48,14 +50,15 @@ _UPSERT_ITEM = (
 )
 _UPSERT_SHORT = "INSERT OR REPLACE INTO short_items (id, expires_at, body) VALUES (?,?,?)"
 _DELETE_SHORT = "DELETE FROM short_items WHERE id = ?"
-_INSERT_READ = (
-    "INSERT INTO reads (memory_id, at, session_id, call_id, agent_id) VALUES (?,?,?,?,?)"
+_INSERT_READ = "INSERT INTO reads (memory_id, at, session_id, call_id, agent_id) VALUES (?,?,?,?,?)"
+_EVENT_COLUMNS = (
+    "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after"
 )
-_EVENT_COLUMNS = "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after"
 
 
 def schema_dir() -> Path:
-    """The bundled SQL migrations: `memgate/_schema/sqlite` in a wheel, `schema/sqlite` in a checkout."""
+    """The bundled SQL migrations (`memgate/_schema/sqlite` in a wheel,
+    `schema/sqlite` in a checkout)."""
     package = Path(__file__).resolve().parent.parent
     for candidate in (package / "_schema" / "sqlite", package.parent / "schema" / "sqlite"):
         if candidate.is_dir():
@@ -98,16 +101,23 @@ def _fts_query(text: str) -> str | None:
     return " ".join(f'"{t}"' for t in terms) or None
 
 
+Items = list[MemoryItem]
+Records = list[LogRecord]
+Reads = list[ReadRecord]
+
+
 class SqliteStore:
     """Store port over one SQLite file. Open with `await SqliteStore.open(path, key)`."""
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, key: bytes, chain: Chain) -> None:
+    def __init__(
+        self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, key: bytes, chain: Chain
+    ) -> None:
         self._writer = writer
         self._reader = reader
         self._key = key
         self._chain = chain
-        self._queue: list[tuple[Sequence[Event], asyncio.Future[list[LogRecord]]]] = []
-        self._reads: list[ReadRecord] = []
+        self._queue: list[tuple[Sequence[Event], asyncio.Future[Records]]] = []
+        self._reads: Reads = []
         self._committer: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
@@ -122,7 +132,9 @@ class SqliteStore:
             await writer.execute("PRAGMA synchronous=NORMAL")
             await writer.execute("PRAGMA busy_timeout=5000")
             await cls._migrate(writer)
-            async with writer.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1") as cur:
+            async with writer.execute(
+                "SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1"
+            ) as cur:
                 row = await cur.fetchone()
             reader = await aiosqlite.connect(path, isolation_level=None)
             await reader.execute("PRAGMA busy_timeout=5000")
@@ -153,10 +165,10 @@ class SqliteStore:
 
     # -- writing -------------------------------------------------------------
 
-    async def append(self, events: Sequence[Event]) -> list[LogRecord]:
+    async def append(self, events: Sequence[Event]) -> Records:
         if self._closed:
             raise StorageError("store is closed")
-        future: asyncio.Future[list[LogRecord]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Records] = asyncio.get_running_loop().create_future()
         self._queue.append((events, future))
         self._kick()
         return await future
@@ -190,15 +202,15 @@ class SqliteStore:
 
     async def _commit(
         self,
-        batch: list[tuple[Sequence[Event], asyncio.Future[list[LogRecord]]]],
-        reads: list[ReadRecord],
+        batch: list[tuple[Sequence[Event], asyncio.Future[Records]]],
+        reads: Reads,
     ) -> None:
         last_seq, head = self._chain.last_seq, self._chain.head
-        event_rows: list[tuple[Any, ...]] = []
-        item_rows: list[tuple[Any, ...]] = []
-        short_rows: list[tuple[Any, ...]] = []
-        short_gone: list[tuple[str]] = []
-        results: list[list[LogRecord]] = []
+        event_rows: builtins.list[tuple[Any, ...]] = []
+        item_rows: builtins.list[tuple[Any, ...]] = []
+        short_rows: builtins.list[tuple[Any, ...]] = []
+        short_gone: builtins.list[tuple[str]] = []
+        results: list[Records] = []
         for events, _ in batch:
             records = []
             for event in events:
@@ -226,7 +238,11 @@ class SqliteStore:
                 if change.short is not None:
                     exp = change.short.expires_at
                     short_rows.append(
-                        (change.short.id, exp.isoformat() if exp else None, change.short.model_dump_json())
+                        (
+                            change.short.id,
+                            exp.isoformat() if exp else None,
+                            change.short.model_dump_json(),
+                        )
                     )
                 if change.short_gone is not None:
                     short_gone.append((change.short_gone,))
@@ -245,15 +261,16 @@ class SqliteStore:
             if reads:
                 await db.executemany(
                     _INSERT_READ,
-                    [(r.memory_id, r.at.isoformat(), r.session_id, r.call_id, r.agent_id) for r in reads],
+                    [
+                        (r.memory_id, r.at.isoformat(), r.session_id, r.call_id, r.agent_id)
+                        for r in reads
+                    ],
                 )
             await db.execute("COMMIT")
         except (sqlite3.Error, ValueError) as exc:
             self._chain.reset(last_seq, head)
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 await db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
             error = StorageError(f"commit failed: {exc.__class__.__name__}")
             for _, future in batch:
                 if not future.done():
@@ -265,13 +282,13 @@ class SqliteStore:
 
     # -- the log -------------------------------------------------------------
 
-    async def records(self, after_seq: int = 0, limit: int = 1000) -> list[LogRecord]:
+    async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
         sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
         async with self._reader.execute(sql, (after_seq, limit)) as cur:
             rows = await cur.fetchall()
         return [_record(row) for row in rows]
 
-    async def history(self, memory_id: str) -> list[LogRecord]:
+    async def history(self, memory_id: str) -> Records:
         sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE memory_id = ? ORDER BY seq"
         async with self._reader.execute(sql, (memory_id,)) as cur:
             rows = await cur.fetchall()
@@ -315,8 +332,8 @@ class SqliteStore:
             row = await cur.fetchone()
         return MemoryItem.model_validate_json(row[0]) if row else None
 
-    def _where(self, query: PoolQuery) -> tuple[list[str], list[Any]]:
-        clauses: list[str] = []
+    def _where(self, query: PoolQuery) -> tuple[builtins.list[str], list[Any]]:
+        clauses: builtins.list[str] = []
         params: list[Any] = []
         bounds = prefix_bounds(query.namespace_prefix)
         if bounds is not None:
@@ -343,13 +360,13 @@ class SqliteStore:
             params.extend([name, json.dumps(value)])
         return clauses, params
 
-    async def list(self, query: PoolQuery) -> list[MemoryItem]:
+    async def list(self, query: PoolQuery) -> Items:
         return await self._select(query, None)
 
-    async def search(self, query: PoolQuery) -> list[MemoryItem]:
+    async def search(self, query: PoolQuery) -> Items:
         return await self._select(query, _fts_query(query.text) if query.text else None)
 
-    async def _select(self, query: PoolQuery, fts: str | None) -> list[MemoryItem]:
+    async def _select(self, query: PoolQuery, fts: str | None) -> Items:
         clauses, params = self._where(query)
         source = "items"
         if fts is not None:
@@ -369,15 +386,19 @@ class SqliteStore:
 
     # -- reads and restore -------------------------------------------------------
 
-    async def reads(self, memory_id: str) -> list[ReadRecord]:
-        sql = "SELECT memory_id, at, session_id, call_id, agent_id FROM reads WHERE memory_id = ? ORDER BY seq"
+    async def reads(self, memory_id: str) -> Reads:
+        sql = (
+            "SELECT memory_id, at, session_id, call_id, agent_id FROM reads"
+            " WHERE memory_id = ? ORDER BY seq"
+        )
         async with self._reader.execute(sql, (memory_id,)) as cur:
             rows = await cur.fetchall()
         return [
-            ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4]) for r in rows
+            ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4])
+            for r in rows
         ]
 
-    async def short_term_items(self) -> list[MemoryItem]:
+    async def short_term_items(self) -> Items:
         async with self._reader.execute("SELECT body FROM short_items") as cur:
             rows = await cur.fetchall()
         items = [MemoryItem.model_validate_json(r[0]) for r in rows]
@@ -392,10 +413,10 @@ class SqliteStore:
         await self._writer.close()
 
 
-def _split_sql(script: str) -> list[str]:
+def _split_sql(script: str) -> builtins.list[str]:
     """Statements of a migration; trigger bodies (BEGIN ... END;) stay whole."""
-    statements: list[str] = []
-    current: list[str] = []
+    statements: builtins.list[str] = []
+    current: builtins.list[str] = []
     depth = 0
     for line in script.splitlines():
         stripped = line.split("--", 1)[0].strip()
