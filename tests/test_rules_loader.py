@@ -11,7 +11,7 @@ from memgate.errors import RulesError
 from memgate.scanning import load_rules
 from memgate.scanning.examples import expand
 
-GOOD = '''
+GOOD = """
 [family]
 name = "t"
 description = "test"
@@ -28,7 +28,7 @@ value_group = 1
 [rules.examples]
 match = ["tok_{{gen:lower_digit:12}}"]
 no_match = ["nothing"]
-'''
+"""
 
 
 def write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:

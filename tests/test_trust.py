@@ -86,7 +86,7 @@ def test_score_is_clamped(policy: Policy) -> None:
 
 def test_policy_errors_name_the_field(tmp_path: Path) -> None:
     bad = tmp_path / "policy.toml"
-    bad.write_text('[thresholds]\napprove = 0.5\nreview = 0.8\n[severity]\ninfo = 0.1\n')
+    bad.write_text("[thresholds]\napprove = 0.5\nreview = 0.8\n[severity]\ninfo = 0.1\n")
     with pytest.raises(PolicyError, match="thresholds"):
         Policy.load(bad)
     bad.write_text("[thresholds\n")

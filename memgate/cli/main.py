@@ -145,9 +145,7 @@ def _scan_jsonl(inspector: Inspector, path: Path, out: Path | None, table: bool)
         if out is None:
             return
     sink: TextIO
-    with (
-        open(out, "w", encoding="utf-8") if out is not None else _stdout()
-    ) as sink:
+    with open(out, "w", encoding="utf-8") if out is not None else _stdout() as sink:
         for item_id, _, report in results:
             sink.write(json.dumps(report_json(item_id, report), ensure_ascii=False) + "\n")
 
@@ -178,9 +176,7 @@ def _print_table(console: Console, results: list[tuple[str, Source, ScanReport]]
         )
     console.print(grid)
     counts = {d: sum(1 for _, _, r in results if r.decision is d) for d in Decision}
-    console.print(
-        "  ".join(f"[{DECISION_STYLE[d]}]{d.value}[/]: {n}" for d, n in counts.items())
-    )
+    console.print("  ".join(f"[{DECISION_STYLE[d]}]{d.value}[/]: {n}" for d, n in counts.items()))
 
 
 def _print_report(console: Console, text: str, report: ScanReport) -> None:

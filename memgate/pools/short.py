@@ -84,6 +84,12 @@ class ShortTermPool:
         if item.state is not MemoryState.TRANSIENT:
             await self.remove(item.id)
             return
+        if item.expires_at is not None and item.expires_at <= self._clock():
+            # The cache would drop it silently; report it so it gets its `expired`
+            # event (items restored after a restart may have expired meanwhile).
+            await self.remove(item.id)
+            self._evicted.append((item, "ttl"))
+            return
         old = self._where.get(item.id)
         if old is not None and old != item.namespace:
             self._spaces[old].pop(item.id, None)

@@ -255,7 +255,11 @@ def _evidence(original: str, item: _Located, spans: Sequence[tuple[int, int, str
     """A short excerpt of what fired, with every sensitive value replaced by its tag."""
     start, end = item.span
     end = min(end, start + EVIDENCE_CHARS)
-    inside = [(max(s, start) - start, min(e, end) - start, t) for s, e, t in spans if s < end and e > start]
+    inside = [
+        (max(s, start) - start, min(e, end) - start, t)
+        for s, e, t in spans
+        if s < end and e > start
+    ]
     excerpt = _redact(original[start:end], inside)
     # NOTE: a secret straddling the excerpt's end is cut by the slice above and
     # fully replaced by its tag, so no partial value leaks either.
@@ -263,4 +267,3 @@ def _evidence(original: str, item: _Located, spans: Sequence[tuple[int, int, str
     if item.hit.note:
         excerpt = f"{excerpt} ({item.hit.note})" if excerpt else item.hit.note
     return excerpt
-

@@ -17,7 +17,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,14 +85,21 @@ def _item_row(item: MemoryItem) -> tuple[Any, ...]:
         item.state.value,
         item.source.value,
         item.session_id,
-        item.created_at.isoformat(),
-        item.updated_at.isoformat(),
-        item.expires_at.isoformat() if item.expires_at else None,
+        _instant(item.created_at),
+        _instant(item.updated_at),
+        _instant(item.expires_at) if item.expires_at else None,
         item.fingerprint,
         categories,
         item.content,
         item.model_dump_json(),
     )
+
+
+def _instant(moment: datetime) -> str:
+    """A time as fixed-width UTC text, so that SQL compares and sorts instants:
+    `isoformat()` keeps the offset, and 09:00+08:00 would sort after 02:00+00:00."""
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _fts_query(text: str) -> str | None:
@@ -354,10 +361,12 @@ class SqliteStore:
             params.append(query.session_id)
         if query.older_than is not None:
             clauses.append("items.created_at < ?")
-            params.append(query.older_than.isoformat())
+            params.append(_instant(query.older_than))
         for name, value in query.metadata.items():
-            clauses.append("json_extract(items.body, '$.metadata.' || json_quote(?)) = json(?)")
-            params.extend([name, json.dumps(value)])
+            # `->` yields JSON text ('"en"', 'true', '3'); json_extract would yield SQL
+            # values, which never equal the JSON text json(?) makes of a scalar.
+            clauses.append("(items.body -> ('$.metadata.' || json_quote(?))) = json(?)")
+            params.extend([name, json.dumps(value, ensure_ascii=False)])
         return clauses, params
 
     async def list(self, query: PoolQuery) -> Items:
