@@ -151,6 +151,7 @@ def test_flipped_byte_in_entry(log: Log, k: int, offset: float) -> None:
         ("memory_id", "mem-other"),
         ("reason", "approved by admin"),
         ("at", "2020-01-01T00:00:00+00:00"),
+        ("summary", '{"rules": [], "rules_version": "x", "trust_score": 1.0}'),
     ],
 )
 def test_edited_column(log: Log, k: int, column: str, value: str) -> None:

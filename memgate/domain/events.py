@@ -45,7 +45,7 @@ class Event(BaseModel):
     item: MemoryItem | None = None
 
     def summary(self) -> dict[str, Any]:
-        """Findings summary stored beside the event: rule ids and categories only."""
+        """Findings summary stored beside the event: score, rules version, rule ids."""
         if self.item is None:
             return {}
         return {
@@ -53,6 +53,18 @@ class Event(BaseModel):
             "rules_version": self.item.rules_version,
             "rules": sorted({f.rule_id for f in self.item.findings}),
         }
+
+
+def summary_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """`Event.summary()` computed from an event's JSON form (as `verify` reads it)."""
+    item = entry.get("item")
+    if not isinstance(item, dict):
+        return {}
+    return {
+        "trust_score": item.get("trust_score"),
+        "rules_version": item.get("rules_version"),
+        "rules": sorted({f.get("rule_id") for f in item.get("findings") or ()}),
+    }
 
 
 class LogRecord(BaseModel):

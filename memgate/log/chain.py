@@ -8,7 +8,14 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
+from memgate.domain.events import (
+    Checkpoint,
+    Event,
+    LogRecord,
+    VerifyResult,
+    canonical_json,
+    summary_of,
+)
 
 GENESIS = "0" * 64
 
@@ -99,7 +106,8 @@ def _column_mismatch(entry: bytes, columns: dict[str, Any]) -> str | None:
         return None
     data = json.loads(entry)
     for name, value in columns.items():
-        if data.get(name) != value:
+        expected = summary_of(data) if name == "summary" else data.get(name)
+        if expected != value:
             return name
     return None
 

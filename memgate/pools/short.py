@@ -118,10 +118,11 @@ class ShortTermPool:
         if space is None:
             return None
         space.expire()
-        for item in reversed(list(space.values())):
-            if item.key == key:
-                return await self.get(item.id)
-        return None
+        keyed = [item for item in space.values() if item.key == key]
+        if not keyed:
+            return None
+        newest = max(keyed, key=lambda i: (i.updated_at, i.id))
+        return await self.get(newest.id)
 
     def _candidates(self, query: PoolQuery) -> Items:
         prefix = query.namespace_prefix

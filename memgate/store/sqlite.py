@@ -52,7 +52,8 @@ _UPSERT_SHORT = "INSERT OR REPLACE INTO short_items (id, expires_at, body) VALUE
 _DELETE_SHORT = "DELETE FROM short_items WHERE id = ?"
 _INSERT_READ = "INSERT INTO reads (memory_id, at, session_id, call_id, agent_id) VALUES (?,?,?,?,?)"
 _EVENT_COLUMNS = (
-    "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after"
+    "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after,"
+    " summary"
 )
 
 
@@ -453,7 +454,7 @@ def _record(row: Any) -> LogRecord:
 
 
 def _verify_row(row: Any) -> tuple[int, bytes, str, str, dict[str, Any]]:
-    seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, before, after = row
+    seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, before, after, summary = row
     if isinstance(entry, str):
         entry = entry.encode()
     columns: dict[str, Any] = {
@@ -464,6 +465,10 @@ def _verify_row(row: Any) -> tuple[int, bytes, str, str, dict[str, Any]]:
         "state_before": before,
         "state_after": after,
     }
+    try:
+        columns["summary"] = json.loads(summary)
+    except (TypeError, ValueError):
+        columns["summary"] = summary
     try:
         stored_at = json.loads(entry).get("at")
     except (ValueError, AttributeError):
