@@ -89,14 +89,15 @@ def _piece(rng: random.Random, kind: str, i: int) -> str:
         if roll < 0.9:
             return "".join(rng.sample(_SHELL, 2))
         return rng.choice(_JS)
-    # mixed: mostly prose, a fenced block early, then JSON, shell lines, Chinese.
-    cycle = i % 6
+    # mixed: per ~2 KB, prose (some Chinese) with a fenced block, a JSON object in a
+    # sentence and a few shell lines.
+    cycle = i % 10
     if cycle == 1:
         return "Here is the helper:\n```python\n" + rng.choice(_PY) + "```\n"
     if cycle == 3:
         return _json(rng)
-    if cycle == 4:
-        return "Setup:\n" + "".join(rng.sample(_SHELL, 2))
+    if cycle == 5:
+        return "Setup:\n" + "".join(rng.sample(_SHELL, rng.randint(2, 3)))
     return _prose(rng, zh=0.3)
 
 

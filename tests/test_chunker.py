@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import time
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgate.chunking import chunk, fence_language, sniff_language
+from memgate.chunking import chunk, chunker, fence_language, sniff_language
+from memgate.chunking.sniff import classify_line, code_line_hints
 from memgate.domain.types import Chunk, ChunkKind
 
 
@@ -227,3 +229,103 @@ def test_large_inputs_are_not_quadratic() -> None:
         started = time.perf_counter()
         _assert_partition(text, chunk(text))
         assert time.perf_counter() - started < 2.0, text[:12]
+
+
+# --- The fast paths find what the plain algorithm finds -------------------------
+
+_LINES = st.sampled_from(
+    [
+        "Some prose here.",
+        "Paris (France) is nice.",
+        "    indented words",
+        "x = 1",
+        "print(f(2))",
+        "def f(x):",
+        "    return x",
+        "for i in range(3):",
+        "$ curl -s x | sh",
+        "# rm -rf /var/lib/app",
+        "# Heading",
+        "git status",
+        "cat is a small pet.",
+        "export A=1 \\",
+        "  --flag \\",
+        ">>> 1 + 1",
+        "PS C:\\> iex $x",
+        "Get-ChildItem C:\\",
+        "run pwsh -c x",
+        "then | iex",
+        "[System.Text.Encoding]::UTF8",
+        "(function () {",
+        "see window.location",
+        "document.cookie",
+        "module.exports = x",
+        "const a = require('fs');",
+        "})();",
+        "```python",
+        "```",
+        "~~~",
+        '{"a": [1, "]"]}',
+        'say "foo\\',
+        'bar [1, 2]"',
+        "- [x] done [1]",
+        "本周的发布计划已确认",
+        "",
+        "   ",
+    ]
+)
+_BREAKS = st.sampled_from(["\n", "\n", "\n", "\r\n", "\r", "\u2028", ""])
+_LINE_TEXTS = st.lists(st.tuples(_LINES, _BREAKS), max_size=20).map(
+    lambda parts: "".join(line + brk for line, brk in parts)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_LINE_TEXTS, st.text(alphabet="ab =()[]{}\"'\\$#`~-.:|>\n\t数", max_size=60)))
+def test_line_hints_lose_no_code_line(text: str) -> None:
+    lines = text.splitlines(keepends=True)
+    if len(lines) != text.count("\n") + (not text.endswith("\n")):
+        return  # other line breaks: every line is looked at
+    starts = list(itertools.accumulate(map(len, lines), initial=0))
+    hinted = set(code_line_hints(text, starts))
+    for k, line in enumerate(lines):
+        if classify_line(line[:2000]) not in ("prose", "blank"):
+            assert k in hinted, line
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINE_TEXTS)
+def test_fast_paths_do_not_change_chunks(text: str) -> None:
+    fast = chunk(text)
+    with (
+        patch.object(chunker, "code_line_hints", lambda t, starts: range(len(starts) - 1)),
+        patch.object(chunker, "_outer_json_end", lambda t, start, hi: 0),
+    ):
+        assert chunk(text) == fast
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ('See {"a": {"b": ["]", "}"]}} ok', ["prose", "json", "prose"]),
+        ('{"a": [1, 2]}{"b": 3}', ["json", "json"]),
+        ('{"a": 1, "b": [1, 2}', ["prose"]),  # mismatched: no pair
+        ('say "x [1, 2]\n[1, 2]', ["prose", "json"]),
+        ('say "x\\\n [1, 2]"', ["prose"]),
+        ("[" * 70 + "1, 2" + "]" * 70, ["prose", "json", "prose"]),
+        ('{"k": "v"} and {}', ["json", "prose"]),
+    ],
+)
+def test_json_fast_path_cases(text: str, kinds: list[str]) -> None:
+    chunks = chunk(text)
+    _assert_partition(text, chunks)
+    assert [c.kind.value for c in chunks] == kinds
+    with patch.object(chunker, "_outer_json_end", lambda t, start, hi: 0):
+        assert chunk(text) == chunks
+
+
+def test_crlf_and_other_line_breaks() -> None:
+    text = "Setup:\r\n$ curl -s x | sh\r\nThanks.\r\n"
+    assert _kinds(text) == [("prose", None), ("code", "shell"), ("prose", None)]
+    text = "Setup:\u2028$ curl -s x | sh\u2028Thanks."
+    assert _kinds(text) == [("prose", None), ("code", "shell"), ("prose", None)]

@@ -4,6 +4,10 @@ Order of work: fenced blocks (```` ``` ```` / `~~~`), then unfenced code lines i
 the rest (shell, PowerShell and JavaScript by line hints; Python candidates confirmed
 by `ast`), then JSON objects/arrays inside the remaining prose. Everything is linear
 in the input: `ast.parse` is tried on bounded windows, with a per-call budget.
+
+Speed: whole-text scans (`code_line_hints`, one regex for fence lines) pick the few
+lines worth a look, so prose lines are never examined one by one in Python. When a
+text breaks lines at anything but `\\n` / `\\r\\n`, every line is looked at.
 """
 
 from __future__ import annotations
@@ -11,11 +15,14 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
 from memgate.chunking.sniff import (
     classify_line,
+    code_line_hints,
     fence_language,
     is_meaningful_python,
     parse_python,
@@ -28,11 +35,23 @@ __all__ = ["chunk"]
 _LINE_ENDS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
+_FENCE_HINT = re.compile(r"\n {0,3}(?:```|~~~)")
+_FENCE_HINT_FIRST = re.compile(r" {0,3}(?:```|~~~)")
 _PY_STRONG = re.compile(
     r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+\s*[:(])"
 )
 _CLOSERS_ONLY = re.compile(r"\s*[)\]}]+[,;:]?\s*")
-_JSON_TOKENS = re.compile(r'\\[\s\S]|["\[\]{}\n]')
+# The bracket matcher skips strings (a string ends at `"` or at an unescaped line
+# break) and escapes, and stops at the next bracket (group 1).
+_JSON_NEXT_BRACKET = re.compile(
+    r'(?:[^"\\\[\]{}]++|"[^"\\\n]*+(?:\\[\s\S][^"\\\n]*+)*+["\n]?|\\[\s\S])*+([\[\]{}])'
+)
+
+_JSON_OPENING = re.compile(r'[\[{]\s*["\[{]')
+_DECODER = json.JSONDecoder()
+# A bracket pair with no string, escape or bracket inside (without a comma or a colon
+# it is not JSON worth a chunk, see `_is_json`).
+_FLAT_PAIR = re.compile(r'\[[^"\\\[\]{}]*\]|\{[^"\\\[\]{}]*\}')
 
 _PROBE_CHARS = 2000  # line hints look at the start of very long lines only
 _WINDOW_LINES = 64
@@ -40,6 +59,8 @@ _WINDOW_CHARS = 16384
 _ATTEMPTS_PER_WINDOW = 8
 _MAX_JSON_DEPTH = 64
 _MAX_JSON_ATTEMPTS = 1000
+
+_CodeRange = tuple[int, int, str | None]  # lines [a, b) and language
 
 
 @dataclass(slots=True)
@@ -58,27 +79,21 @@ def chunk(text: str) -> list[Chunk]:
     if not text:
         return []
     lines = text.splitlines(keepends=True)
-    starts = list(accumulate(map(len, lines), initial=0))
-    budget = _Budget(parse_chars=len(text) + 65536)
-    code: list[tuple[int, int, str | None]] = []  # line ranges [a, b) and language
-
-    region = 0
-    k = 0
     n_lines = len(lines)
-    while k < n_lines:
-        m = _FENCE_OPEN.fullmatch(lines[k].rstrip(_LINE_ENDS))
-        if m is None or (m.group(1)[0] == "`" and "`" in m.group(2)):
-            k += 1
-            continue
-        code.extend(_unfenced_code(lines, region, k, budget))
-        end = _fence_end(lines, k + 1, m.group(1))
-        language = fence_language(m.group(2))
-        if language is None:
-            body = "".join(lines[k + 1 : min(end, k + 201)])
-            language = sniff_language(body)
+    starts = list(accumulate(map(len, lines), initial=0))
+    # Lines break at "\n" only ("\r\n" included): whole-text scans find the lines
+    # worth a look. Otherwise every line is looked at.
+    plain = n_lines == text.count("\n") + (not text.endswith("\n"))
+    hints: Sequence[int] = code_line_hints(text, starts) if plain else range(n_lines)
+
+    budget = _Budget(parse_chars=len(text) + 65536)
+    code: list[_CodeRange] = []
+    region = 0
+    for k, end, language in _fences(text, lines, starts, plain):
+        code.extend(_unfenced_code(lines, region, k, hints, budget))
         code.append((k, end, language))
-        k = region = end
-    code.extend(_unfenced_code(lines, region, n_lines, budget))
+        region = end
+    code.extend(_unfenced_code(lines, region, n_lines, hints, budget))
 
     spans: list[tuple[int, int, ChunkKind, str | None]] = []
     pos = 0
@@ -89,6 +104,8 @@ def chunk(text: str) -> list[Chunk]:
         pos = e
     spans.extend(_json_spans(text, pos, len(text)))
 
+    if not spans:
+        return [Chunk(ChunkKind.PROSE, Span(0, len(text)), text)]
     chunks: list[Chunk] = []
     pos = 0
     for s, e, kind, language in spans:
@@ -101,9 +118,40 @@ def chunk(text: str) -> list[Chunk]:
     return chunks
 
 
-def _fence_end(lines: list[str], k: int, fence: str) -> int:
+def _fences(text: str, lines: list[str], starts: list[int], plain: bool) -> list[_CodeRange]:
+    """Fenced blocks, in order: (opening line, one past the closing line, language)."""
+    if plain:
+        if ("`" not in text or "```" not in text) and ("~" not in text or "~~~" not in text):
+            return []
+        cands = [m.start() + 1 for m in _FENCE_HINT.finditer(text)]
+        if _FENCE_HINT_FIRST.match(text):
+            cands.insert(0, 0)
+        # Every candidate offset is a line start.
+        candidates: Sequence[int] = [bisect_left(starts, c) for c in cands]
+    else:
+        candidates = range(len(lines))
+    out: list[_CodeRange] = []
+    k = 0
+    for idx, f in enumerate(candidates):
+        if f < k:
+            continue
+        m = _FENCE_OPEN.fullmatch(lines[f].rstrip(_LINE_ENDS))
+        if m is None or (m.group(1)[0] == "`" and "`" in m.group(2)):
+            continue
+        end = _fence_end(lines, candidates, idx + 1, m.group(1))
+        language = fence_language(m.group(2))
+        if language is None:
+            body = "".join(lines[f + 1 : min(end, f + 201)])
+            language = sniff_language(body)
+        out.append((f, end, language))
+        k = end
+    return out
+
+
+def _fence_end(lines: list[str], candidates: Sequence[int], idx: int, fence: str) -> int:
     """Index one past the closing fence line (or the end: unterminated blocks run on)."""
-    for j in range(k, len(lines)):
+    for i in range(idx, len(candidates)):
+        j = candidates[i]
         m = _FENCE_CLOSE.fullmatch(lines[j].rstrip(_LINE_ENDS))
         if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
             return j + 1
@@ -111,84 +159,91 @@ def _fence_end(lines: list[str], k: int, fence: str) -> int:
 
 
 def _unfenced_code(
-    lines: list[str], lo: int, hi: int, budget: _Budget
-) -> list[tuple[int, int, str | None]]:
-    """Line ranges of code between fences, one range per run of same-language lines."""
-    if lo >= hi:
-        return []
-    kinds: list[str] = []
-    prev = "prose"
-    for k in range(lo, hi):
-        probe = lines[k][:_PROBE_CHARS]
-        kind = classify_line(probe, prev)
-        kinds.append(kind)
-        continued = kind == "shell" and probe.rstrip(_LINE_ENDS).endswith("\\")
-        prev = "shell_cont" if continued else kind
+    lines: list[str], lo: int, hi: int, hints: Sequence[int], budget: _Budget
+) -> list[_CodeRange]:
+    """Line ranges of code between fences, one range per run of same-language lines.
 
-    langs: list[str | None] = [None] * (hi - lo)
-    i = 0
-    while i < len(kinds):
-        kind = kinds[i]
-        if kind == "python_repl":
-            langs[i] = "python"
-        elif kind in ("shell", "javascript", "powershell"):
-            langs[i] = kind
-        elif kind == "python":
-            j = _python_run_end(lines, kinds, lo, i)
-            _confirm_python(lines, lo, i, j, langs, budget)
-            i = j
+    Only hinted lines (and shell continuation lines) are classified; every other
+    line is prose or blank.
+    """
+    a = bisect_left(hints, lo)
+    b = bisect_left(hints, hi)
+    if a >= b:
+        return []
+    kinds: dict[int, str] = {}  # classified lines, in increasing order
+    done = lo
+    for idx in range(a, b):
+        k = hints[idx]
+        if k < done:
             continue
-        i += 1
+        probe = lines[k][:_PROBE_CHARS]
+        kind = classify_line(probe, "prose")
+        kinds[k] = kind
+        # A continued shell line makes the next line shell (or blank).
+        while kind == "shell" and probe.rstrip(_LINE_ENDS).endswith("\\") and k + 1 < hi:
+            k += 1
+            probe = lines[k][:_PROBE_CHARS]
+            kind = classify_line(probe, "shell_cont")
+            kinds[k] = kind
+        done = k + 1
+
+    marked: list[_CodeRange] = []  # increasing, disjoint
+    skip = lo
+    for i, kind in kinds.items():
+        if i < skip:
+            continue
+        if kind == "python_repl":
+            marked.append((i, i + 1, "python"))
+        elif kind in ("shell", "javascript", "powershell"):
+            marked.append((i, i + 1, kind))
+        elif kind == "python":
+            j = _python_run_end(lines, kinds, i, hi)
+            _confirm_python(lines, i, j, marked, budget)
+            skip = j
 
     # Group same-language lines, bridging blank lines between them.
-    out: list[tuple[int, int, str | None]] = []
-    i = 0
-    while i < len(langs):
-        language = langs[i]
-        if language is None:
-            i += 1
-            continue
-        j = i + 1
-        while True:
-            while j < len(langs) and langs[j] == language:
-                j += 1
-            t = j
-            while t < len(langs) and kinds[t] == "blank":
-                t += 1
-            if t < len(langs) and t > j and langs[t] == language:
-                j = t
+    out: list[_CodeRange] = []
+    for i, j, language in marked:
+        if out:
+            pi, pj, planguage = out[-1]
+            if planguage == language and all(_blank(lines, kinds, t) for t in range(pj, i)):
+                out[-1] = (pi, j, language)
                 continue
-            break
-        out.append((lo + i, lo + j, language))
-        i = j
+        out.append((i, j, language))
     return out
 
 
-def _python_run_end(lines: list[str], kinds: list[str], lo: int, i: int) -> int:
-    """End (exclusive, relative) of the run of lines that may form one Python snippet:
+def _blank(lines: list[str], kinds: dict[int, str], k: int) -> bool:
+    """Whether line k is of kind `blank` (lines not in `kinds` are prose or blank)."""
+    kind = kinds.get(k)
+    return kind == "blank" if kind is not None else not lines[k][:_PROBE_CHARS].strip()
+
+
+def _python_run_end(lines: list[str], kinds: dict[int, str], i: int, hi: int) -> int:
+    """End (exclusive) of the run of lines that may form one Python snippet:
     candidates, indented lines, comments and closing brackets, capped in size."""
     j = i + 1
-    size = len(lines[lo + i])
-    while j < len(kinds) and j - i < _WINDOW_LINES and size < _WINDOW_CHARS:
-        line = lines[lo + j]
-        kind = kinds[j]
+    size = len(lines[i])
+    while j < hi and j - i < _WINDOW_LINES and size < _WINDOW_CHARS:
+        line = lines[j]
         if not (
-            kind in ("python", "blank")
+            kinds.get(j) == "python"
+            or _blank(lines, kinds, j)
             or line[:1] in (" ", "\t", "#")
             or _CLOSERS_ONLY.fullmatch(line.rstrip(_LINE_ENDS))
         ):
             break
         size += len(line)
         j += 1
-    while j > i + 1 and kinds[j - 1] == "blank":
+    while j > i + 1 and _blank(lines, kinds, j - 1):
         j -= 1
     return j
 
 
 def _confirm_python(
-    lines: list[str], lo: int, i: int, j: int, langs: list[str | None], budget: _Budget
+    lines: list[str], i: int, j: int, marked: list[_CodeRange], budget: _Budget
 ) -> None:
-    """Mark the sub-runs of lines[lo+i : lo+j] that parse as meaningful Python.
+    """Mark the sub-runs of lines[i:j] that parse as meaningful Python.
 
     On a syntax error at line n, the n-1 lines before it are tried alone and the
     search resumes after line n: at most a few parses per window.
@@ -198,24 +253,24 @@ def _confirm_python(
         if attempts >= _ATTEMPTS_PER_WINDOW or budget.parse_chars <= 0:
             # Out of budget: only unmistakable Python lines count.
             for k in range(i, j):
-                if _PY_STRONG.match(lines[lo + k][:_PROBE_CHARS]):
-                    langs[k] = "python"
+                if _PY_STRONG.match(lines[k][:_PROBE_CHARS]):
+                    marked.append((k, k + 1, "python"))
             return
-        source = textwrap.dedent("".join(lines[lo + i : lo + j]))
+        source = textwrap.dedent("".join(lines[i:j]))
         attempts += 1
         budget.parse_chars -= len(source)
         tree, err = parse_python(source)
         if err is None:
             if tree is not None and is_meaningful_python(tree, source):
-                langs[i:j] = ["python"] * (j - i)
+                marked.append((i, j, "python"))
             return
         if err > 1:
             prefix_end = min(i + err - 1, j)
-            prefix = textwrap.dedent("".join(lines[lo + i : lo + prefix_end]))
+            prefix = textwrap.dedent("".join(lines[i:prefix_end]))
             attempts += 1
             budget.parse_chars -= len(prefix)
             if _meaningful(prefix):
-                langs[i:prefix_end] = ["python"] * (prefix_end - i)
+                marked.append((i, prefix_end, "python"))
         i += err
 
 
@@ -225,34 +280,68 @@ def _meaningful(source: str) -> bool:
 
 
 def _json_spans(text: str, lo: int, hi: int) -> list[tuple[int, int, ChunkKind, str | None]]:
-    """JSON objects/arrays in text[lo:hi] (prose), outermost first, non-overlapping."""
-    if lo >= hi or ("{" not in text[lo:hi] and "[" not in text[lo:hi]):
+    """JSON objects/arrays in text[lo:hi] (prose), outermost first, non-overlapping.
+
+    Brackets are matched (outside strings), then the pairs are tried outermost first.
+    An outermost pair that is valid JSON is found directly by the JSON decoder,
+    without matching the brackets inside it.
+    """
+    opener = _next_opener(text, lo, hi) if lo < hi else -1
+    if opener < 0:
         return []
     stack: list[int] = []
     inner: list[int] = []
-    pairs: list[tuple[int, int, int]] = []  # (start, end, nesting below)
-    in_string = False
-    for m in _JSON_TOKENS.finditer(text, lo, hi):
-        tok = m.group()
-        if in_string:
-            if tok == '"' or tok == "\n":
-                in_string = False
+    # (start, end, nesting below, whether JSON when known)
+    pairs: list[tuple[int, int, int, bool | None]] = []
+    pos = lo
+    while True:
+        if not stack:
+            # Nothing open: jump to the next opening bracket, or to the start of its
+            # line when a string or an escape may come before it.
+            if opener < pos:
+                opener = _next_opener(text, pos, hi)
+                if opener < 0:
+                    break
+            if text.find('"', pos, opener) < 0 and text.find("\\", pos, opener) < 0:
+                pos = opener
+            else:
+                m = _JSON_NEXT_BRACKET.match(text, _resume_point(text, pos, opener), hi)
+                if m is None:
+                    break
+                pos = m.end()
+                if text[pos - 1] not in "[{":
+                    continue  # a closing bracket with nothing open
+                pos -= 1
+            end = _outer_json_end(text, pos, hi)
+            if end:
+                pairs.append((pos, end, 0, True))
+                pos = end
+            elif m := _FLAT_PAIR.match(text, pos, hi):
+                # `[1]`, `[x]`, `{braces}`: no strings or brackets inside.
+                end = m.end()
+                data = text.find(",", pos, end) >= 0 or text.find(":", pos, end) >= 0
+                pairs.append((pos, end, 0, None if data else False))
+                pos = end
+            else:
+                stack.append(pos)
+                inner.append(0)
+                pos += 1
             continue
-        if tok == '"':
-            in_string = True
-        elif tok in "[{":
-            stack.append(m.start())
+        m = _JSON_NEXT_BRACKET.match(text, pos, hi)
+        if m is None:
+            break
+        pos = m.end()
+        tok = text[pos - 1]
+        if tok in "[{":
+            stack.append(pos - 1)
             inner.append(0)
-        elif tok in "]}":
-            if not stack:
-                continue
-            if text[stack[-1]] != ("[" if tok == "]" else "{"):
-                stack.clear()
-                inner.clear()
-                continue
+        elif text[stack[-1]] != ("[" if tok == "]" else "{"):
+            stack.clear()
+            inner.clear()
+        else:
             start = stack.pop()
             depth = inner.pop()
-            pairs.append((start, m.end(), depth))
+            pairs.append((start, pos, depth, None))
             if inner:
                 inner[-1] = max(inner[-1], depth + 1)
     if not pairs:
@@ -261,19 +350,60 @@ def _json_spans(text: str, lo: int, hi: int) -> list[tuple[int, int, ChunkKind, 
     out: list[tuple[int, int, ChunkKind, str | None]] = []
     taken = lo
     attempts = 0
-    for start, end, depth in pairs:
+    for start, end, depth, known in pairs:
         if start < taken or depth > _MAX_JSON_DEPTH or end - start < 2:
             continue
         attempts += 1
         if attempts > _MAX_JSON_ATTEMPTS:
             break
-        if _is_json(text[start:end]):
+        if known or (known is None and _is_json(text[start:end])):
             out.append((start, end, ChunkKind.JSON, None))
             taken = end
     return out
 
 
+def _outer_json_end(text: str, start: int, hi: int) -> int:
+    """End of the bracket pair at `start` when it is JSON worth a chunk (what the
+    matcher and `_is_json` would find, with no bracket deeper than the limit), else 0.
+    """
+    if not _JSON_OPENING.match(text, start):
+        return 0  # `[1]`, `[x]`, `{braces}`: left to the matcher
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return 0
+    if (
+        end > hi
+        or text.count("[", start, end) + text.count("{", start, end) > _MAX_JSON_DEPTH + 1
+        or not _substantial(value, 0)
+    ):
+        return 0
+    return end
+
+
+def _next_opener(text: str, lo: int, hi: int) -> int:
+    """Offset of the first `[` or `{` in text[lo:hi], or -1."""
+    a = text.find("[", lo, hi)
+    b = text.find("{", lo, hi if a < 0 else a)
+    return a if b < 0 else b
+
+
+def _resume_point(text: str, pos: int, opener: int) -> int:
+    """Where to resume the token scan at `pos` (outside any string, with no bracket
+    before `opener`) without changing its outcome: the start of the opener's line.
+    A line break always ends a string unless a backslash escapes it; such lines are
+    not skipped."""
+    nl = text.rfind("\n", pos, opener)
+    while nl > pos and text[nl - 1] == "\\":
+        nl = text.rfind("\n", pos, nl - 1)
+    return nl + 1 if nl >= pos else pos
+
+
 def _is_json(candidate: str) -> bool:
+    # Data worth a chunk has a string, a comma or a colon (`_substantial`): skip
+    # `json.loads` on `[1]`, `[x]`, `[[]]`, `{}`.
+    if '"' not in candidate and "," not in candidate and ":" not in candidate:
+        return False
     try:
         value = json.loads(candidate)
     except (ValueError, RecursionError):

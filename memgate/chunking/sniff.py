@@ -9,10 +9,14 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 __all__ = [
     "LineKind",
     "classify_line",
+    "code_line_hints",
     "fence_language",
     "is_meaningful_python",
     "parse_python",
@@ -281,10 +285,6 @@ _SUBCOMMAND_TOOLS = frozenset(
     ]
 )
 
-_PROMPT = re.compile(r"^\s*(?:\$|❯|➜)\s+\S")
-_ROOT_PROMPT = re.compile(r"^\s*#\s+(?=\S)")
-_PS_PROMPT = re.compile(r"^\s*PS(?:\s+[A-Za-z]:[^>\n]{0,200})?>\s*\S")
-_REPL = re.compile(r"^\s*(?:>>>|\.\.\.)(?:\s|$)")
 _FIRST_WORD = re.compile(r"^\s*(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*)(?:\s+(.*))?$")
 _ARGLIKE = re.compile(r"(?:^|\s)-{1,2}[A-Za-z0-9]|[/|><&;$=~`\\*]|\.\w|\"|'")
 _POWERSHELL = re.compile(
@@ -294,6 +294,13 @@ _POWERSHELL = re.compile(
     r"-[A-Z][A-Za-z]+)\b|^\s*\$\w+\s*=\s*(?:New-Object|\[)|\[System\.[A-Z]|"
     r"\b(?:powershell|pwsh)(?:\.exe)?\s+-"
 )
+# Prompts at the start of a line, tried in this order: Python REPL, PowerShell, shell
+# (`$ `, `❯ `, `➜ `), and `# ` (a root shell prompt or a markdown heading).
+_PROMPTS = re.compile(
+    r"\s*(?:(?P<repl>(?:>>>|\.\.\.)(?:\s|$))|(?P<ps>PS(?:\s+[A-Za-z]:[^>\n]{0,200})?>\s*\S)|"
+    r"(?P<sh>(?:\$|❯|➜)\s+\S)|(?P<root>#\s+(?=\S)))"
+)
+_PROMPT_KINDS = {"repl": "python_repl", "ps": "powershell", "sh": "shell"}
 _PS_HINT = re.compile(r"-[A-Z]|iex|IEX|\[System\.|\$\w+\s*=|(?:powershell|pwsh)\b")
 _JS_START = re.compile(
     r"\s*(?:(?:const|let|var)\s+(?:[\w$]+\s*=|[{\[])|(?:import|export)\s+.*\bfrom\s+['\"]|"
@@ -310,6 +317,82 @@ _PY_START = re.compile(
 )
 _PY_ASSIGN = re.compile(r"[\w\])]\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
 _CALL_NO_SPACE = re.compile(r"[\w)\]]\(")
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A regex alternation of `words` shaped as a trie: the engine rejects a branch on
+    its first character instead of trying every word in turn."""
+
+    def emit(suffixes: set[str]) -> str:
+        heads = sorted({w[0] for w in suffixes if w})
+        alts = [re.escape(h) + emit({w[1:] for w in suffixes if w[:1] == h}) for h in heads]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in suffixes else body
+
+    return emit(set(words))
+
+
+# Line starts that may make a line code (see `code_line_hints`): every regex in
+# `classify_line` that is anchored at the start of the line, as a prefix.
+_KEYWORDS = frozenset(
+    [
+        *("import", "from", "def", "class", "async", "await", "for", "while", "if", "elif"),
+        *("else", "try", "except", "finally", "with", "return", "raise", "yield", "assert"),
+        *("del", "pass", "break", "continue", "global", "nonlocal", "match", "case", "const"),
+        *("let", "var", "export", "function"),
+    ]
+)
+_LINE_START_WORDS = sorted(_SHELL_COMMANDS | _KEYWORDS)
+_HINT_LINE_START = (
+    r"[^\S\n]*(?:(?:" + _trie(_LINE_START_WORDS) + r")(?!\w)|[#$❯➜@}\])]|>>>|\.\.\.|PS)"
+)
+_HINT_FIRST_LINE = re.compile(_HINT_LINE_START)
+# Hints anywhere in a line, as (gate, pattern): the pattern runs only when the gate
+# character is in the text. Each pattern starts with a single literal character
+# (the engine scans for it quickly; a class or a longer literal is several times
+# slower); `[^\n]*` makes at most one match per line.
+_HINTS_ANYWHERE: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (gate, re.compile(pattern + r"[^\n]*"))
+    for gate, pattern in (
+        ("=", r"="),  # assignments, `=>`
+        ("(", r"\((?<=[\w)\]]\()"),  # calls: `_has_call`
+        ("\n", r"\n" + _HINT_LINE_START),
+        ("-", r"-[A-Z]"),  # PowerShell cmdlets
+        ("[", r"\[(?=System\.)"),
+        ("x", r"x(?:(?<=iex)|(?<=module\.ex)(?=ports))"),
+        ("X", r"X(?<=IEX)"),
+        ("w", r"w(?:(?<=pow)(?=ershell)|(?<=pw)(?=sh)|(?=indow\.))"),
+        ("u", r"u(?:(?<=fu)(?=nction)|(?<=docu)(?=ment\.))"),
+    )
+)
+
+
+def code_line_hints(text: str, starts: Sequence[int]) -> Sequence[int]:
+    """Ascending indices of the lines that may be code: `classify_line(line)` (without
+    a shell continuation) is `prose` or `blank` for every line not listed.
+
+    Each regex of `classify_line` needs a line start or a character sequence that
+    one of the hint patterns finds. `text` must break lines at `\\n` only (a `\\r`
+    before it is fine); `starts` are the offsets where its lines start, ascending
+    from 0, then `len(text)`. Code-dense texts get every line (hints would not pay).
+    """
+    n_lines = len(starts) - 1
+    # The character before a match's end lies on the hinted line.
+    ends = [1] if _HINT_FIRST_LINE.match(text) else []
+    for i, (gate, pattern) in enumerate(_HINTS_ANYWHERE):
+        if gate in text:
+            ends += [m.end() for m in pattern.finditer(text)]
+        if i == _DENSE_AFTER and 3 * len(ends) > n_lines:
+            return range(n_lines)
+    if not ends:
+        return []
+    return [k - 1 for k in sorted(set(map(bisect_left, repeat(starts), ends)))]
+
+
+_DENSE_AFTER = 1  # after the `=` and call hints
+
 
 _STRONG_NODES: tuple[type[ast.AST], ...] = (
     ast.Assign,
@@ -339,6 +422,21 @@ _STRONG_NODES: tuple[type[ast.AST], ...] = (
 
 def fence_language(tag: str) -> str | None:
     """Normalize a code fence info string (`py`, `{.bash}`, `python title="x"`)."""
+    if len(tag) <= 64:
+        try:
+            return _FENCE_CACHE[tag]
+        except KeyError:
+            pass
+    language = _fence_language(tag)
+    if len(tag) <= 64 and len(_FENCE_CACHE) < 1024:
+        _FENCE_CACHE[tag] = language
+    return language
+
+
+_FENCE_CACHE: dict[str, str | None] = {}
+
+
+def _fence_language(tag: str) -> str | None:
     word = tag.strip().split(maxsplit=1)[0] if tag.strip() else ""
     word = word.strip("{}.").lower()
     if word.startswith("language-"):
@@ -355,14 +453,11 @@ def classify_line(line: str, prev_kind: LineKind = "prose") -> LineKind:
         return "blank"
     if prev_kind == "shell_cont":
         return "shell"
-    if _REPL.match(line):
-        return "python_repl"
-    if _PS_PROMPT.match(line):
-        return "powershell"
-    if _PROMPT.match(line):
-        return "shell"
-    m = _ROOT_PROMPT.match(line)
+    m = _PROMPTS.match(line)
     if m:
+        kind = _PROMPT_KINDS.get(m.lastgroup or "")
+        if kind is not None:
+            return kind
         # `# curl -s x | sh` is a root prompt; `# Install notes` is a heading.
         return "shell" if _is_shell_command(line[m.end() :].strip()) else "prose"
     if _PS_HINT.search(line) and _POWERSHELL.search(line):
@@ -441,13 +536,27 @@ def parse_python(source: str) -> tuple[ast.Module | None, int | None]:
 def is_meaningful_python(tree: ast.Module, source: str) -> bool:
     """Code, not a bare name or a sentence that happens to parse (`Summary`,
     `Note: important`, `Paris (France)`)."""
-    for node in ast.walk(tree):
+    # Any node will do, so the order of the visit is free: depth first, from the
+    # statements (cheaper than `ast.walk`).
+    todo: list[ast.AST] = list(tree.body)
+    calls = None
+    while todo:
+        node = todo.pop()
         if isinstance(node, _STRONG_NODES):
             return True
         if isinstance(node, ast.AnnAssign) and node.value is not None:
             return True
-        if isinstance(node, ast.Call) and _CALL_NO_SPACE.search(source):
-            return True
+        if isinstance(node, ast.Call):
+            if calls is None:
+                calls = _CALL_NO_SPACE.search(source) is not None
+            if calls:
+                return True
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, ast.AST))
     return False
 
 
