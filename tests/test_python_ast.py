@@ -125,3 +125,52 @@ def test_never_raises_on_arbitrary_text(text: str) -> None:
 )
 def test_decisions_through_inspector(inspector: Inspector, text: str, decision: Decision) -> None:
     assert inspector.inspect(text, Source.AGENT).decision is decision
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "severity"),
+    [
+        # a weak primitive is judged by what its line is about
+        ("import hashlib\npw_hash = hashlib.md5(pw.encode()).hexdigest()", "MG-AST-016", "medium"),
+        ("import hashlib\netag = hashlib.md5(body).hexdigest()", "MG-AST-016", "low"),
+        ("import random\nreset_token = str(random.getrandbits(64))", "MG-AST-019", "medium"),
+        ("import random\nrandom.shuffle(deck)", "MG-AST-019", "info"),
+        # keyword values and argument names
+        ("import requests\nrequests.post(u, data=d, verify=False)", "MG-AST-020", "medium"),
+        (
+            "import ssl\nctx = ssl.wrap_socket(s, ssl_version=ssl.PROTOCOL_SSLv2)",
+            "MG-AST-022",
+            "medium",
+        ),
+        ("import hashlib\nh = hashlib.new('MD5')", "MG-AST-018", "low"),
+        ("client.set_missing_host_key_policy(paramiko.AutoAddPolicy)", "MG-AST-023", "low"),
+        # fragments: an open call, a Python 2 exec statement, a bare `system`
+        ("rc = os.system(", "MG-AST-002", "medium"),
+        ("exec code in namespace", "MG-AST-001", "medium"),
+        ("system(cmd)", "MG-AST-002", "medium"),
+    ],
+)
+def test_context_values_and_fragments(text: str, rule: str, severity: str) -> None:
+    found = {h.rule_id: h.severity for h in hits(text, ChunkKind.PROSE, None)}
+    assert found.get(rule) == Severity(severity)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import requests\nrequests.get(u, verify=True)",
+        "app.run(debug=False)",
+        "import hashlib\nh = hashlib.new('sha256')",
+        "exec bash",
+        "Run exec into the pod to inspect it.",
+        "org.slf4j:slf4j-api:jar:1.7.8:compile (version managed from default)",
+    ],
+)
+def test_values_and_prose_do_not_fire(text: str) -> None:
+    assert hits(text, ChunkKind.PROSE, None) == []
+
+
+def test_python_line_sniffed_as_javascript_is_judged() -> None:
+    text = "status = subprocess.call(cmd, shell=True);"
+    assert "MG-AST-004" in {h.rule_id for h in hits(text, ChunkKind.CODE, "javascript")}
+    assert hits("const out = eval(userCode);", ChunkKind.CODE, "javascript") == []

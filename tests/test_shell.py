@@ -84,3 +84,14 @@ def test_pathological_inputs() -> None:
 )
 def test_decisions_through_inspector(inspector: Inspector, text: str, decision: Decision) -> None:
     assert inspector.inspect(text, Source.TOOL).decision is decision
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We will perform the migration and inform the platform team.",
+        "The on-call engineer confirms the term sheet: 09:00 UTC.",
+    ],
+)
+def test_prose_that_opens_no_gate_is_quiet(text: str) -> None:
+    assert fired(text) == set()

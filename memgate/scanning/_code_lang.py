@@ -16,6 +16,18 @@ _PY = re.compile(
 )
 
 
+_PY_HINT = re.compile(
+    r"(?m)^\s*(?:def |class \w|import \w|from [\w.]+ import )|\bself\.|\b(?:True|False|None)\b"
+    r"|\b(?:os|sys|subprocess|pickle|marshal|yaml|hashlib|random|shutil|requests|ssl)\.\w+\("
+)
+
+
+def has_python_hint(text: str) -> bool:
+    """A Python-only marker: a def / import line, self., True / False / None, or a
+    call into a Python standard module (`os.system(`, `subprocess.run(`)."""
+    return _PY_HINT.search(text[:20_000]) is not None
+
+
 def looks_like_javascript(text: str) -> bool:
     """More JavaScript markers than Python ones (bounded scan of the first 20 KB)."""
     head = text[:20_000]
@@ -27,3 +39,13 @@ def looks_like_javascript(text: str) -> bool:
 
 def looks_like_python(text: str) -> bool:
     return not looks_like_javascript(text)
+
+
+def has_any(text: str, needles: tuple[str, ...]) -> bool:
+    """Whether any needle occurs in text (the detectors' cheap gates)."""
+    # NOTE: a plain loop, not any() over a generator: this runs once per chunk
+    # per detector, and the generator's frame costs more than the scans.
+    for needle in needles:  # noqa: SIM110
+        if needle in text:
+            return True
+    return False

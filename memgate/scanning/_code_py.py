@@ -253,6 +253,9 @@ class CallFact:
     """The callee's name was assembled (concatenation, chr(), reversal, rot13, ...)."""
     obfuscated_arg: bool
     """The first argument is assembled or decoded from an encoded literal."""
+    arg_names: tuple[str | None, ...] = ()
+    """Per positional argument: the qualified name of a name / attribute / call
+    (`ssl.PROTOCOL_SSLv2`, `paramiko.AutoAddPolicy`) or a short string literal."""
     approx: bool = False
     """Found by the token fallback, not the parser."""
     quoted: bool = False
@@ -642,8 +645,18 @@ class _Walker:
                 truthy=frozenset(truthy),
                 obfuscated_name=self.is_obf_qual(node.func, env),
                 obfuscated_arg=obf_arg or bool(args and self.taint(args[0], env) & DECODED),
+                arg_names=tuple(self._arg_name(a, env) for a in args[:8]),
             )
         )
+
+    def _arg_name(self, node: ast.expr, env: dict[str, _Val]) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value[:40]
+        if isinstance(node, ast.Call):
+            node = node.func
+        if isinstance(node, ast.Name | ast.Attribute):
+            return self.qual(node, env) or self.dotted(node)
+        return None
 
     def dotted(self, node: ast.expr) -> str:
         parts: list[str] = []
@@ -980,7 +993,8 @@ def _decode(q: str, data: str, extra: list[tuple[str, int] | None]) -> str | Non
     return None
 
 
-_TOKEN_CALL = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w{0,40}\.){0,3}[A-Za-z_]\w{0,40})\s*\(")
+# NOTE: no space before the parenthesis: in prose, "compile (version ...)" is a word.
+_TOKEN_CALL = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w{0,40}\.){0,3}[A-Za-z_]\w{0,40})\(")
 _ARG_SOURCE = re.compile(
     r"(?i)\b(?:request|req|input|sys\.argv|sys\.stdin|environ|getenv|msg|message|payload|recv|"
     r"urlopen|requests\.get|\.text|\.json\(\)|upload)\b"
@@ -989,32 +1003,86 @@ _ARG_SOURCE = re.compile(
 
 def token_calls(text: str, offset: int, names: frozenset[str]) -> Iterator[CallFact]:
     """Token-level fallback for lines the parser could not use: calls to known
-    names, with the argument judged from its text (lower confidence)."""
+    names, with the argument judged from its text (lower confidence). A call
+    left open at the end of the line (a fragment) has an unknown argument, and
+    a Python 2 `exec code in ns` statement counts as a call to exec."""
+    py2 = _PY2_EXEC.match(text)
+    if py2 is not None and "exec" in names:
+        arg = py2.group(1)
+        yield _token_fact("exec", text, offset, py2.start(1), py2.end(), arg, closed=True)
     for m in _TOKEN_CALL.finditer(text):
         name = m.group(1)
         if name not in names and name.rsplit(".", 1)[-1] not in names:
             continue
         rest = text[m.end() : m.end() + 200]
-        arg = _balanced(rest)
-        stripped = arg.strip()
-        literal = bool(_LITERAL_ARGS.fullmatch(stripped))
+        arg, closed = _balanced(rest)
+        yield _token_fact(name, text, offset, m.start(), m.end() + len(arg) + 1, arg, closed)
+
+
+_PLACEHOLDER = re.compile(r"%[-+ #0-9.]{0,6}[sdrifx]|\{\w{0,30}\}")
+_APPROX_FORMAT = re.compile(
+    r"""^[rbuRBU]{0,2}(?:"[^"\n]{0,400}"|'[^'\n]{0,400}')\s{0,4}(%|\.format\()"""
+)
+
+
+def _approx_kind(arg: str) -> str:
+    """Shape of a first argument seen only as text: format, fstring, concat or other."""
+    m = _APPROX_FORMAT.match(arg)
+    if m is not None:
+        return "format"
+    if arg[:2].lower() in ('f"', "f'"):
+        return "fstring"
+    first = arg.split(",", 1)[0]
+    if re.search(r"""["']\s{0,4}\+|\+\s{0,4}["']""", first):
+        return "concat"
+    return "other"
+
+
+# `exec code in ns[, locals]` (the namespace makes it Python, not the shell builtin)
+_PY2_EXEC = re.compile(
+    r"^\s{0,40}exec\s+([A-Za-z_][\w.]{0,60}(?:\(\))?|\"[^\"\n]{0,200}\"|'[^'\n]{0,200}')"
+    r"\s+in\s+[A-Za-z_][\w.]{0,60}(?:\(\))?(?:\s*,\s*[A-Za-z_][\w.]{0,60}(?:\(\))?)?\s*(?:#.*)?$"
+)
+_ARG_NAME = re.compile(r"""\s*(?:([A-Za-z_][\w.]{0,80})|[rbuRBU]{0,2}["']([^"'\n]{1,40})["'])""")
+
+
+def _token_fact(
+    name: str, text: str, offset: int, start: int, end: int, arg: str, closed: bool
+) -> CallFact:
+    stripped = arg.strip()
+    literal = bool(stripped) and bool(_LITERAL_ARGS.fullmatch(stripped))
+    if literal and not closed and _PLACEHOLDER.search(stripped):
+        literal = False  # `os.popen('cd %s; make' ` continues with `% (...)` below
+    if not stripped and not closed:
+        taint = LOCAL  # `os.system(` with its argument on lines we do not have
+    else:
         taint = 0 if literal else (EXT if _ARG_SOURCE.search(arg) else LOCAL)
-        truthy = frozenset({"shell"}) if re.search(r"shell\s*=\s*True", arg) else frozenset()
-        yield CallFact(
-            qual=name,
-            start=offset + m.start(),
-            end=offset + min(len(text), m.end() + len(arg) + 1),
-            args=(taint,) if stripped else (),
-            literal=(literal,) if stripped else (),
-            arg_kinds=("literal" if literal else "other",) if stripped else (),
-            keywords={},
-            keyword_quals={},
-            truthy=truthy,
-            obfuscated_name=False,
-            obfuscated_arg=bool(re.search(r"b64decode|decompress|rot_?13|\[::-1\]|chr\(", arg)),
-            approx=True,
-            quoted=text.count("`", 0, m.start()) % 2 == 1,
-        )
+    kind = "literal" if literal else _approx_kind(stripped)
+    present = bool(stripped) or not closed
+    truthy = frozenset({"shell"}) if re.search(r"shell\s*=\s*True", arg) else frozenset()
+    names: list[str | None] = []
+    for piece in stripped.split(",")[:8] if stripped else ():
+        m = _ARG_NAME.match(piece)
+        names.append((m.group(1) or m.group(2)) if m else None)
+    keyword_quals = {
+        k: v.strip("'\"") for k, v in re.findall(r"(\w{1,30})\s?=\s?([\w.'\"]{1,60})", arg)
+    }
+    return CallFact(
+        qual=name,
+        start=offset + start,
+        end=offset + min(len(text), end),
+        args=(taint,) if present else (),
+        literal=(literal,) if present else (),
+        arg_kinds=(kind,) if present else (),
+        keywords={},
+        keyword_quals=keyword_quals,
+        truthy=truthy,
+        obfuscated_name=False,
+        obfuscated_arg=bool(re.search(r"b64decode|decompress|rot_?13|\[::-1\]|chr\(", arg)),
+        arg_names=tuple(names),
+        approx=True,
+        quoted=text.count("`", 0, start) % 2 == 1,
+    )
 
 
 _LITERAL_ARGS = re.compile(
@@ -1023,7 +1091,8 @@ _LITERAL_ARGS = re.compile(
 )
 
 
-def _balanced(rest: str) -> str:
+def _balanced(rest: str) -> tuple[str, bool]:
+    """The argument text up to the matching `)`, and whether it was closed."""
     depth = 1
     for i, ch in enumerate(rest):
         if ch in "([{":
@@ -1031,5 +1100,5 @@ def _balanced(rest: str) -> str:
         elif ch in ")]}":
             depth -= 1
             if depth == 0:
-                return rest[:i]
-    return rest
+                return rest[:i], True
+    return rest, False

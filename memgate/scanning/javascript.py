@@ -117,24 +117,27 @@ class JavaScriptAnalyzer:
         self._sources = re.compile(rf"(?<![\w$])(?:{alternatives or '(?!)'})(?![\w$])")
         self._keywords = tuple(sorted({k for r in rules for k in r.keywords}))
 
-    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
+        text = chunk.text
         if chunk.kind is ChunkKind.JSON:
-            return
+            return []
         if chunk.kind is ChunkKind.CODE and chunk.language not in (None, *JS_LANGUAGES):
-            return
-        lower = chunk.text.lower()
+            return []
+        # NOTE: the family's one cheap prefilter: every sink is a call.
+        if "(" not in text:
+            return []
+        lower = text.lower()
         if not any(k in lower for k in self._keywords):
-            return
+            return []
         untyped = chunk.kind is not ChunkKind.CODE or chunk.language is None
-        if untyped and not looks_like_javascript(chunk.text):
+        if untyped and not looks_like_javascript(text):
             # prose or untyped code: only when it reads as JavaScript, so that a
             # Python `exec(...)` is not judged twice
-            return
+            return []
         try:
-            hits = self._analyze(chunk.text, lower)
+            return self._analyze(text, lower)
         except (RecursionError, MemoryError, ValueError):
-            return
-        yield from hits
+            return []
 
     def _analyze(self, text: str, lower: str) -> list[Hit]:
         toks = tokenize(text)

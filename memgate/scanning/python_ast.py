@@ -12,7 +12,12 @@ Rules are data (`rules/python_ast.toml`, `rules/obfuscation.toml`); each names a
   `params.levels` maps the judged argument's origin to `[severity, confidence]`:
   `const` (literals only), `local` (unknown local or config data), `external`
   (outside input: request, argv, stdin, socket, chat message, download). A
-  level set to `["none", 0]` does not fire.
+  level set to `["none", 0]` does not fire. `keyword_values` (`{verify =
+  ["False"]}`) fires only when one of those keywords has one of those values;
+  `arg_names` only when a positional argument is one of those names or short
+  literals (`AutoAddPolicy`, `'md5'`); `context` (a regex) with
+  `context_level` overrides the level when the call's line matches it (a weak
+  hash or `random` on a line about passwords, tokens, salts).
 - `dunder`: access to any name in `params.names`; with `min_distinct`, fires
   once when at least that many distinct names occur (a sandbox-escape chain).
 - `reverse_shell`: a call in `params.calls` (os.dup2, pty.spawn) in code that
@@ -24,7 +29,8 @@ Rules are data (`rules/python_ast.toml`, `rules/obfuscation.toml`); each names a
 
 Lines the parser cannot use (prose, partial snippets) go through a token
 fallback for `call` rules, at `params.fallback_confidence` × the level's
-confidence (default 0.7).
+confidence (default 0.7). A call left open at the end of a line has an
+unknown (local) argument; `exec code in ns` (Python 2) is a call to exec.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgate.domain import Chunk, ChunkKind, Severity
-from memgate.scanning._code_lang import looks_like_javascript
+from memgate.scanning._code_lang import has_python_hint, looks_like_javascript
 from memgate.scanning._code_py import (
     DECODED,
     EXT,
@@ -53,6 +59,10 @@ PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "pycon", "ipython"})
 # `x = f('a')` as shell; a real shell line does not parse as Python and only
 # reaches the token fallback, whose names (eval(, os.system( ...) are Python's.
 ACCEPTED_LANGUAGES = frozenset({*PYTHON_LANGUAGES, "shell", "bash", "sh"})
+# A chunk labelled JavaScript is judged too when it shows a Python-only marker
+# and no JavaScript one: a sniffer can take a Python line ending in `;` for
+# JavaScript.
+SNIFFED_LANGUAGES = frozenset({"javascript", "js"})
 MAX_HITS_PER_RULE = 16
 
 Level = tuple[Severity, float] | None
@@ -90,6 +100,11 @@ class _Spec:
     min_distinct: int
     needs: tuple[str, ...]
     fallback: float
+    keywords: frozenset[str]
+    keyword_values: dict[str, frozenset[str]]
+    arg_names: frozenset[str]
+    context: re.Pattern[str] | None
+    context_level: Level
 
     def matches(self, qual: str) -> bool:
         if qual in self.calls or qual.startswith(self.prefixes):
@@ -117,6 +132,14 @@ def _spec(rule: Rule) -> _Spec:
         min_distinct=int(p.get("min_distinct", 0)),
         needs=tuple(p.get("needs", ())),
         fallback=float(p.get("fallback_confidence", 0.7)),
+        keywords=frozenset(rule.keywords),
+        keyword_values={
+            str(k): frozenset(str(x).lower() for x in v)
+            for k, v in dict(p.get("keyword_values", {})).items()
+        },
+        arg_names=frozenset(str(x).lower() for x in p.get("arg_names", ())),
+        context=re.compile(str(p["context"])) if p.get("context") else None,
+        context_level=parse_levels({"c": p.get("context_level")}, None).get("c"),
     )
 
 
@@ -147,9 +170,6 @@ class PythonAstAnalyzer:
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._specs = [_spec(r) for r in rules]
         self._keywords = tuple(sorted({k for r in rules for k in r.keywords}))
-        self._keyword_re = re.compile(
-            "|".join(re.escape(k) for k in self._keywords) or "(?!)", re.IGNORECASE
-        )
         names: set[str] = set()
         for s in self._specs:
             if s.kind == "call":
@@ -158,33 +178,51 @@ class PythonAstAnalyzer:
                 names.update(s.methods)
         self._fallback_names = frozenset(names)
 
-    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
+        text = chunk.text
         if chunk.kind is ChunkKind.JSON:
-            return
-        if chunk.kind is ChunkKind.CODE and chunk.language not in (None, *ACCEPTED_LANGUAGES):
-            return
-        lower = chunk.text.lower()
-        if self._keywords and not any(k in lower for k in self._keywords):
-            return
-        if chunk.language is None and looks_like_javascript(chunk.text):
-            return  # judged by the javascript detector
+            return []
+        sniffed = chunk.language in SNIFFED_LANGUAGES
+        if (
+            chunk.kind is ChunkKind.CODE
+            and chunk.language not in (None, *ACCEPTED_LANGUAGES)
+            and not sniffed
+        ):
+            return []
+        # NOTE: the family's one cheap prefilter: every rule needs a call, a
+        # dunder name or a Python 2 exec statement (memchr-speed `in`).
+        if "(" not in text and "__" not in text and "exec " not in text:
+            return []
+        lower = text.lower()
+        present = frozenset(k for k in self._keywords if k in lower)
+        if self._keywords and not present:
+            return []
+        if sniffed and not has_python_hint(text):
+            return []  # JavaScript: judged by the javascript detector
+        if (chunk.language is None or sniffed) and looks_like_javascript(text):
+            return []  # judged by the javascript detector
         typed = chunk.kind is ChunkKind.CODE and chunk.language in PYTHON_LANGUAGES
-        facts = python_facts(chunk.text, not typed)
+        facts = python_facts(text, not typed)
         if typed and not facts.parsed:
-            facts = python_facts(chunk.text, True)
+            facts = python_facts(text, True)
         fallback: list[CallFact] = []
         for offset, line in facts.leftover:
-            if self._keyword_re.search(line):
+            line_lower = line.lower()
+            if any(k in line_lower for k in present):
                 fallback.extend(token_calls(line, offset, self._fallback_names))
+        out: list[Hit] = []
         for spec in self._specs:
-            if spec.rule.keywords and not any(k in lower for k in spec.rule.keywords):
+            if spec.keywords and spec.keywords.isdisjoint(present):
                 continue
-            yield from _limit(self._run(spec, facts, fallback))
+            out.extend(_limit(self._run(spec, facts, fallback, text)))
+        return out
 
-    def _run(self, spec: _Spec, facts: PyFacts, fallback: list[CallFact]) -> Iterator[Hit]:
+    def _run(
+        self, spec: _Spec, facts: PyFacts, fallback: list[CallFact], text: str
+    ) -> Iterator[Hit]:
         if spec.kind == "call":
             for call in [*facts.calls, *fallback]:
-                hit = _call_hit(spec, call)
+                hit = _call_hit(spec, call, text)
                 if hit is not None:
                     yield hit
         elif spec.kind == "dunder":
@@ -210,8 +248,18 @@ class PythonAstAnalyzer:
                         yield _hit(spec, call, level, "runs a decoded or assembled payload")
 
 
-def _call_hit(spec: _Spec, call: CallFact) -> Hit | None:
+def _call_hit(spec: _Spec, call: CallFact, text: str) -> Hit | None:
     if not spec.matches(call.qual):
+        return None
+    if spec.keyword_values and not any(
+        call.keyword_quals.get(k, "").rsplit(".", 1)[-1].lower() in values
+        for k, values in spec.keyword_values.items()
+    ):
+        return None
+    if spec.arg_names and not any(
+        name is not None and name.rsplit(".", 1)[-1].lower() in spec.arg_names
+        for name in call.arg_names
+    ):
         return None
     if spec.require_truthy and spec.require_truthy not in call.truthy:
         return None
@@ -221,14 +269,18 @@ def _call_hit(spec: _Spec, call: CallFact) -> Hit | None:
         value = call.keyword_quals.get(spec.unless_keyword)
         if value is not None and value.rsplit(".", 1)[-1] in spec.safe_values:
             return None
-        if call.approx:
-            return None
     if spec.arg_kinds:
         idx = spec.arg or 0
         if idx >= len(call.arg_kinds) or call.arg_kinds[idx] not in spec.arg_kinds:
             return None
     where = origin(call, spec.arg)
     level = spec.levels.get(where)
+    if spec.context is not None and spec.context_level is not None:
+        line_start = text.rfind("\n", 0, call.start) + 1
+        line_end = text.find("\n", call.end)
+        if spec.context.search(text, line_start, len(text) if line_end < 0 else line_end):
+            where = "a security context"
+            level = spec.context_level
     if level is None:
         return None
     if call.quoted:

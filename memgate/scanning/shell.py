@@ -20,11 +20,12 @@ a `params.kind`:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from memgate.domain import Chunk, ChunkKind, Severity
+from memgate.scanning._code_lang import has_any
 from memgate.scanning._code_shell import Command, Segment, shell_segments
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.rules import Rule
@@ -71,17 +72,54 @@ def is_decoder(cmd: Command) -> bool:
     return cmd.name in ("gunzip", "zcat", "bunzip2", "xz", "rev", "uudecode")
 
 
+# NOTE: each kind's structural necessity, checked with `in` on the raw text
+# before any tokenizing: a single character first (memchr speed), then the
+# longer needles that confirm it. A download or a decoded payload reaches an
+# interpreter through a pipe or a substitution; a reverse shell needs /dev/tcp,
+# or nc / socat with an exec flag; rm and chmod need their flags or modes.
+_Gate = tuple[str, tuple[str, ...]]
+_GATES: dict[str, tuple[_Gate, ...]] = {
+    "fetch_exec": (("|", ()), ("$", ("$(",)), ("`", ()), ("<", ("<(",))),
+    "decode_exec": (("|", ()),),
+    "reverse_shell": (
+        ("/", ("/dev/tcp", "/dev/udp")),
+        ("-", ("nc ", "ncat", "netcat")),
+        (":", ("socat",)),
+    ),
+    "rm_root": (("-", ("rm -",)),),
+    "chmod_world": (("7", ("chmod",)), ("+", ("chmod",))),
+}
+
+
 class ShellAnalyzer:
     def __init__(self, rules: Sequence[Rule]) -> None:
-        self._specs = [_spec(r) for r in rules]
-        self._keywords = tuple(sorted({k for r in rules for k in r.keywords}))
+        self._specs = [(_spec(r), tuple(r.keywords)) for r in rules]
+        by_char: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for spec, _ in self._specs:
+            for char, confirm in _GATES.get(spec.kind, (("", ()),)):
+                by_char.setdefault(char, []).append((confirm, spec.kind))
+        self._gates = tuple((c, tuple(v)) for c, v in by_char.items())
 
-    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
+        text = chunk.text
         if chunk.kind is ChunkKind.JSON or (chunk.language or "") in SKIP_LANGUAGES:
-            return
-        lower = chunk.text.lower()
-        if not any(k in lower for k in self._keywords):
-            return
+            return []
+        opened: set[str] = set()
+        for char, entries in self._gates:
+            if char in text:
+                for confirm, kind in entries:
+                    if kind not in opened and (not confirm or has_any(text, confirm)):
+                        opened.add(kind)
+        if not opened:
+            return []
+        lower = text.lower()
+        active = [
+            spec
+            for spec, keywords in self._specs
+            if spec.kind in opened and (not keywords or has_any(lower, keywords))
+        ]
+        if not active:
+            return []
         prose = chunk.kind is ChunkKind.PROSE or chunk.language not in (
             "shell",
             "bash",
@@ -90,10 +128,9 @@ class ShellAnalyzer:
             "console",
             "powershell",
         )
-        segments = shell_segments(chunk.text, prose)
-        for spec in self._specs:
-            if spec.rule.keywords and not any(k in lower for k in spec.rule.keywords):
-                continue
+        segments = shell_segments(text, prose)
+        out: list[Hit] = []
+        for spec in active:
             count = 0
             covered: list[tuple[int, int]] = []
             for seg in segments:
@@ -102,10 +139,11 @@ class ShellAnalyzer:
                 hit = self._check(spec, seg)
                 if hit is not None:
                     covered.append((seg.start, seg.end))
-                    yield hit
+                    out.append(hit)
                     count += 1
                     if count >= MAX_HITS_PER_RULE:
                         break
+        return out
 
     def _check(self, spec: _Spec, seg: Segment) -> Hit | None:
         rid = spec.rule.id
