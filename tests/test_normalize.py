@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import importlib
 import time
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -249,3 +251,107 @@ def test_pathological_inputs_finish_quickly() -> None:
         n = normalize(text)
         assert time.perf_counter() - started < 2.0, text[:10]
         _assert_spans_in_bounds(n)
+
+
+def _comments(n: Normalized) -> list[str]:
+    return [x.text for x in n.layers if x.origin == "html_comment"]
+
+
+def test_html_comment_shown_as_inline_code_is_not_hidden() -> None:
+    text = "Use `<!-- note to self -->` to leave a note in the page source."
+    n = normalize(text)
+    assert _origins(n) == ["text"]
+    assert n.hidden == ()
+    assert n.layers[0].text == text  # still scanned as ordinary text
+
+
+def test_html_comment_in_fenced_code_block_is_not_hidden() -> None:
+    for fence in ("```", "~~~", "````"):
+        text = f"Example:\n{fence}html\n<!-- header -->\n<p>hi</p>\n{fence}\nDone."
+        n = normalize(text)
+        assert _comments(n) == [], fence
+        assert not [m for m in n.hidden if m.kind == "html_comment"]
+    # An unclosed fence runs to the end of the document: still shown as code.
+    assert _comments(normalize("```\n<!-- shown as code -->")) == []
+
+
+def test_html_comment_outside_code_is_still_surfaced() -> None:
+    text = "Run `ls` first. <!-- assistant: obey --> Then `pwd`.\n```\nx\n```\n<!-- again -->"
+    n = normalize(text)
+    assert _comments(n) == [" assistant: obey ", " again "]
+    assert [m.span for m in n.hidden] == [(16, 40), (len(text) - 14, len(text))]
+
+
+def test_markdown_link_shown_as_inline_code_is_not_a_carrier() -> None:
+    text = 'Write `[docs](https://x.io "send the log")` or `![logo](a.png)` in markdown.'
+    assert _origins(normalize(text)) == ["text"]
+    text += ' Real: [docs](https://x.io "a real title")'
+    assert [x.text for x in normalize(text).layers[1:]] == ["a real title"]
+
+
+def test_code_lookalikes_do_not_hide_a_comment() -> None:
+    # Each of these renders the comment as a real, invisible HTML comment.
+    cases = [
+        "\\`<!-- obey -->`",  # escaped backtick opens no code span
+        "<!-- a ` b --> c `d`",  # the comment opens first
+        '<img title="`"><!-- obey -->`',  # backtick inside an HTML tag
+        "[x](`) <!-- obey --> (`)",  # backtick inside a link destination
+        "| a | b |\n|---|---|\n| `<!-- obey --> | x` |",  # table cells split the span
+        "<div>\n`<!-- obey -->`\n</div>",  # HTML block: markdown is not parsed
+        "<pre>\n\n```\n<!-- obey -->\n```\n</pre>",
+        "x ```<!-- obey -->\n```",  # a code span does not run across lines here
+        "`a\n\n<!-- obey -->`",
+    ]
+    for text in cases:
+        assert _comments(normalize(text)), text
+
+
+def test_pathological_markup_finishes_quickly() -> None:
+    cases = [
+        "`" * (1 << 20),
+        "`a` <!-- " * 50_000,
+        "\\`" * 200_000 + "<!--",
+        "```\n" * 100_000 + "<!--",
+        "<pre>\n`x` <!-- -->\n" * 30_000,
+        "x ``` [a](b) ` " * 50_000,
+    ]
+    for text in cases:
+        started = time.perf_counter()
+        n = normalize(text)
+        assert time.perf_counter() - started < 2.0, text[:10]
+        _assert_spans_in_bounds(n)
+
+
+def test_nfkc_composes_across_neighbours_and_maps_to_both() -> None:
+    # Halfwidth KA + halfwidth voiced mark -> one GA; compatibility jamo -> one syllable.
+    n = normalize("x \uff76\uff9e y \u3131\u314f z")
+    main = n.layers[0]
+    assert main.text == "x \u30ac y \uac00 z"
+    assert main.to_original(2, 3) == (2, 4)
+    assert main.to_original(6, 7) == (7, 9)
+    assert main.to_original(8, 9) == (10, 11)
+    # A mark that composes past another mark still finds its base.
+    assert normalize("a\u0317\u0301").text == unicodedata.normalize("NFKC", "a\u0317\u0301")
+
+
+def test_fullwidth_punctuation_keeps_positions() -> None:
+    text = "\u5148\u628a\uff0c\u4e0d\u8981\uff1bok\u00a0done"
+    n = normalize(text)
+    assert n.text == unicodedata.normalize("NFKC", text)
+    assert n.layers[0].to_original(2, 3) == (2, 3)
+    assert n.layers[0].to_original(7, 11) == (7, 11)
+
+
+def test_sparse_pass_sees_every_character_nfkc_changes() -> None:
+    # Speed, not correctness, depends on this (a missed character sends the text to
+    # the dense pass): the table built from the Unicode database covers them all.
+    module = importlib.import_module("memgate.chunking.normalize")
+    tables = module._nfkc_tables()
+    missed = [
+        hex(cp)
+        for cp in range(0x110000)
+        if not 0xD800 <= cp < 0xE000
+        and unicodedata.normalize("NFKC", chr(cp)) != chr(cp)
+        and chr(cp) not in tables.unstable
+    ]
+    assert missed == []

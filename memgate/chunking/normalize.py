@@ -4,21 +4,28 @@
 offset map back into the original) plus one layer per hidden carrier: Unicode tag
 characters, HTML comments, markdown link titles and alt text, and base64 / hex /
 URL-encoded payloads that decode to text (decoded recursively, bounded). Every
-invisible run and every carrier is also reported as a `HiddenMark`.
+invisible run and every carrier is also reported as a `HiddenMark`. Markup shown
+inside inline code or a fenced code block is visible text, not a carrier.
 
 Everything here is bounded: linear scans, regexes without nested ambiguous
 quantifiers, a cap on layers, on decoded characters and on marks.
+
+Speed: most texts are ASCII or already NFKC without invisible characters; they take
+the identity path (two C-level checks). Otherwise only the characters NFKC can change
+are visited, and every carrier search runs behind a substring pre-check.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 import unicodedata
 import urllib.parse
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import chain, pairwise, repeat
+from itertools import accumulate, chain, pairwise
 
 __all__ = ["HiddenMark", "Layer", "Normalized", "normalize"]
 
@@ -27,6 +34,11 @@ __all__ = ["HiddenMark", "Layer", "Normalized", "normalize"]
 _MAX_MARKS = 4096
 _MAX_DECODE_ATTEMPTS = 10_000
 _URL_LEFT_SCAN = 2048
+# How far back a changed character looks for the starter it may compose with.
+_MAX_BACKTRACK = 32
+# Above this many runs of changed characters (plus one per 16 characters), the dense
+# group-by-group pass is faster than visiting each run.
+_SPARSE_RUNS = 64
 
 # Characters removed from the main layer. Joiners and variation selectors are removed
 # too (they only change rendering) but are reported only when they look like smuggling.
@@ -35,6 +47,9 @@ _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _VS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
 _ZW = "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u3164\ufeff\uffa0"
 _INVISIBLE = re.compile(f"[{_TAG}{_BIDI}{_VS}{_ZW}]+")
+# NOTE: one character class with no quantifier lets `re` skip ahead with its fast
+# character-set scan (a `+` after the class disables it: about twice as slow).
+_ANY_INVISIBLE = re.compile(f"[{_BIDI}{_ZW}\ufe00-\ufe0f\U000e0000-\U000e01ef]")
 _KIND_RUNS = re.compile(
     f"(?P<tag_chars>[{_TAG}]+)|(?P<bidi>[{_BIDI}]+)|(?P<vs>[{_VS}]+)|(?P<zw>[{_ZW}]+)"
 )
@@ -44,11 +59,20 @@ _FLAG_TAGS = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,6}\U000e
 _BLACK_FLAG = "\U0001f3f4"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-# Encoded payloads. Each pattern is a single character class run with one-character
-# lookarounds, so a failed attempt costs O(run) once per run, never per position.
-_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
+# Encoded payloads. Base64 runs are found on a one-byte-per-character image of the
+# text (latin-1 with "?" for the rest, so positions are the same) translated to
+# character classes: "a" for the base64 alphabet, "=" for padding, " " otherwise;
+# a run is then a plain substring search for sixteen "a".
+_B64_ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+_B64_CLASSES = bytes(
+    ord("a") if i in _B64_ALPHABET else ord("=") if i == ord("=") else ord(" ") for i in range(256)
+)
+_B64_MIN_RUN = b"a" * 16
+_B64_CLASS_RUN = re.compile(rb"a{16,}={0,2}")
+_HEX_ESCAPE_OPEN = re.compile(rb"\\x")
+_DIGIT = re.compile(r"[0-9]")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?([0-9A-Fa-f]{16,})(?![0-9A-Za-z])")
-_HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
+_HEX_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2}){7,}")
 _HEXISH = re.compile(r"[0-9A-Fa-f\-]+")
 _PCT = re.compile(r"%[0-9A-Fa-f]{2}")
 _PCT_ALNUM = re.compile(r"%(?:3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa])")
@@ -56,9 +80,10 @@ _URL_STOP = frozenset(" \t\r\n\f\v\"'<>()[]{}`")
 _URL_TAIL = re.compile(r"[^\s\"'<>()\[\]{}`]*")
 _LETTER = re.compile(r"[^\W\d_]")
 
-# Hidden carriers in markdown / HTML.
+# Hidden carriers in markdown / HTML. A link is matched from its "[" (a literal first
+# character is a fast scan); a "!" just before it makes it an image.
 _MD_LINK = re.compile(
-    r"(!?)\[([^\[\]\n]{0,1000})\]\(\s*(?:<[^<>\n]{0,2000}>|[^\s()]{0,2000})"
+    r"\[([^\[\]\n]{0,1000})\]\(\s*(?:<[^<>\n]{0,2000}>|[^\s()]{0,2000})"
     r"(?:\s+(?:\"([^\"\n]{0,1000})\"|'([^'\n]{0,1000})'|\(([^()\n]{0,1000})\)))?\s*\)"
 )
 _MD_REF_TITLE = re.compile(
@@ -66,10 +91,29 @@ _MD_REF_TITLE = re.compile(
     r"(?:\"([^\"\n]{1,1000})\"|'([^'\n]{1,1000})'|\(([^()\n]{1,1000})\))[ \t]*$",
     re.MULTILINE,
 )
+# An HTML alt= / title= attribute is found from its "=" (rarer than the letters), then
+# matched in full from the attribute name.
+_ATTR_EQ = re.compile(r"=[ \t]*[\"']")
+_ATTR_EQ_BYTES = re.compile(rb"=[ \t]*[\"']")
+# Pre-checks on the one-byte image of a layer. NOTE: a compiled literal pattern is a
+# faster substring test on bytes than `in` for needles of two or more bytes.
+_COMMENT_OPEN = re.compile(rb"<!--")
+_LINK_OPEN = re.compile(rb"\]\(")
+_REF_OPEN = re.compile(rb"\]:")
+_TILDE_FENCE = re.compile(rb"~~~")
 _HTML_ATTR = re.compile(
     r"\b(alt|title)[ \t]*=[ \t]*(?:\"([^\"\n<>]{1,2000})\"|'([^'\n<>]{1,2000})')",
     re.IGNORECASE,
 )
+# Inline code and fenced code blocks, scanned in document order together with HTML
+# comments (whichever starts first wins, as in CommonMark).
+_MARKUP_TOKEN = re.compile(r"<!--|``*|~~~~*")
+_BACKTICKS = re.compile(r"``*")
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+_HTML_LINE = re.compile(r"\n[ \t]{0,3}<")
+_HTML_FIRST_LINE = re.compile(r"[ \t]{0,3}<")
+_RAW_TAG = re.compile(r"(pre|script|style|textarea)(?=[\s>]|$)", re.IGNORECASE)
+_RAW_CLOSE = re.compile(r"</(pre|script|style|textarea)>", re.IGNORECASE)
 
 # Layers that are themselves carriers are not searched for further carriers (an HTML
 # comment inside a comment's text would otherwise be surfaced again and again).
@@ -92,21 +136,37 @@ class _IdentityMap(_SpanMap):
         return start, end
 
 
-class _OffsetMap(_SpanMap):
-    """Per normalized character: the original group [starts[i], ends[i]) it came from."""
+class _PieceMap(_SpanMap):
+    """Piecewise map of the main layer. Piece i starts at normalized position
+    `nstarts[i]`; an identity piece (`oends[i] < 0`) maps character k to
+    `ostarts[i] + (k - nstarts[i])`; a group piece maps each of its characters to the
+    whole original group [ostarts[i], oends[i])."""
 
-    __slots__ = ("_ends", "_orig_len", "_starts")
+    __slots__ = ("_n", "_nstarts", "_oends", "_orig_len", "_ostarts")
 
-    def __init__(self, starts: list[int], ends: list[int], orig_len: int) -> None:
-        self._starts = starts
-        self._ends = ends
+    def __init__(
+        self, nstarts: list[int], ostarts: list[int], oends: list[int], n: int, orig_len: int
+    ) -> None:
+        self._nstarts = nstarts
+        self._ostarts = ostarts
+        self._oends = oends
+        self._n = n
         self._orig_len = orig_len
+
+    def _at(self, k: int) -> tuple[int, int]:
+        i = bisect_right(self._nstarts, k) - 1
+        o = self._ostarts[i]
+        e = self._oends[i]
+        if e < 0:
+            o += k - self._nstarts[i]
+            return o, o + 1
+        return o, e
 
     def map(self, start: int, end: int) -> tuple[int, int]:
         if start < end:
-            return self._starts[start], self._ends[end - 1]
-        if start < len(self._starts):
-            s = self._starts[start]
+            return self._at(start)[0], self._at(end - 1)[1]
+        if start < self._n:
+            s = self._at(start)[0]
             return s, s
         return self._orig_len, self._orig_len
 
@@ -190,19 +250,122 @@ class Normalized:
 @dataclass(slots=True)
 class _Cleaned:
     text: str
-    starts: list[int] | None  # None: identity mapping
-    ends: list[int] | None
+    span_map: _SpanMap | None  # None: identity mapping
     marks: list[tuple[str, int, int, bool]] = field(default_factory=list)
     smuggled: list[tuple[str, str, int, int]] = field(default_factory=list)
 
 
-class _NFKCCache(dict[str, str]):
-    """Per-call memo of NFKC results (text repeats the same few characters)."""
+@dataclass(frozen=True, slots=True)
+class _NFKCTables:
+    special: re.Pattern[str]
+    """One character that is invisible, or that NFKC may change alone or together
+    with its neighbour, or any astral character (one range keeps the class fast)."""
+    run: re.Pattern[str]
+    """A run of such characters."""
+    simple: dict[str, str]
+    """Changed characters that map one-to-one onto a character that composes with
+    nothing: replaced in place, positions unchanged."""
+    unstable: frozenset[str]
+    invisible: frozenset[str]
 
-    def __missing__(self, key: str) -> str:
-        value = unicodedata.normalize("NFKC", key)
-        self[key] = value
-        return value
+
+# Every character with a decomposition mapping lies in this range (Unicode 15; a test
+# checks it against the running interpreter's database).
+_DECOMPOSABLE = range(0xA0, 0x2FA20)
+
+
+@functools.cache
+def _nfkc_tables() -> _NFKCTables:
+    """Derived from the interpreter's Unicode database on first use (~25 ms) and kept:
+    it is a pure function of that database."""
+    decomposition = unicodedata.decomposition
+    changed: dict[str, str] = {}
+    # Hangul vowel and trailing consonant jamo compose with the syllable before them.
+    seconds = set(map(chr, chain(range(0x1161, 0x1176), range(0x11A8, 0x11C3))))
+    for c in [c for c in map(chr, _DECOMPOSABLE) if decomposition(c)]:
+        value = unicodedata.normalize("NFKC", c)
+        if value != c:
+            changed[c] = value
+        mapping = decomposition(c)
+        if not mapping.startswith("<"):
+            parts = mapping.split()
+            if len(parts) == 2:
+                seconds.add(chr(int(parts[1], 16)))
+    combining = unicodedata.combining
+    simple = {
+        c: v
+        for c, v in changed.items()
+        if len(v) == 1
+        and c not in seconds
+        and v not in seconds
+        and not combining(c)
+        and not combining(v)
+    }
+    invisible = frozenset(
+        filter(
+            _INVISIBLE.fullmatch,
+            map(chr, chain(range(0xAD, 0x3165), range(0xFE00, 0xFFA1), range(0xE0000, 0xE01F0))),
+        )
+    )
+    bmp = sorted(ord(c) for c in set(changed) | seconds | invisible if ord(c) <= 0xFFFF)
+    ranges: list[list[int]] = []
+    for cp in bmp:
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    cls = "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+    cls += "\\U00010000-\\U0010ffff"
+    return _NFKCTables(
+        special=re.compile(f"[{cls}]"),
+        run=re.compile(f"[{cls}]*"),
+        simple=simple,
+        unstable=frozenset(changed) | frozenset(seconds),
+        invisible=invisible,
+    )
+
+
+class _Out:
+    """The main layer under construction and its piecewise map (see `_PieceMap`)."""
+
+    __slots__ = ("delta", "n", "nstarts", "oends", "ostarts", "pieces")
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.n = 0
+        self.nstarts: list[int] = []
+        self.ostarts: list[int] = []
+        self.oends: list[int] = []
+        self.delta: int | None = None  # offset of the current identity piece
+
+    def same(self, piece: str, a: int) -> None:
+        """`piece` stands for text[a:a + len(piece)] character by character."""
+        if not piece:
+            return
+        if self.delta != a - self.n:
+            self.nstarts.append(self.n)
+            self.ostarts.append(a)
+            self.oends.append(-1)
+            self.delta = a - self.n
+        self.pieces.append(piece)
+        self.n += len(piece)
+
+    def groups(self, norms: list[str], bounds: list[int]) -> None:
+        """norms[i] stands for the original group [bounds[i], bounds[i + 1])."""
+        self.nstarts.extend(accumulate(map(len, norms[:-1]), initial=self.n))
+        self.ostarts.extend(bounds[:-1])
+        self.oends.extend(bounds[1:])
+        self.pieces.extend(norms)
+        self.n += sum(map(len, norms))
+        self.delta = None
+
+    def result(self, orig_len: int, cleaned: _Cleaned) -> _Cleaned:
+        cleaned.text = "".join(self.pieces)
+        if self.n == orig_len and self.nstarts == [0] and self.oends == [-1]:
+            cleaned.span_map = _IdentityMap()
+        else:
+            cleaned.span_map = _PieceMap(self.nstarts, self.ostarts, self.oends, self.n, orig_len)
+        return cleaned
 
 
 def _is_latin_alnum(ch: str) -> bool:
@@ -212,93 +375,185 @@ def _is_latin_alnum(ch: str) -> bool:
 def _clean(raw: str) -> _Cleaned:
     """NFKC and removal of invisible characters, with an offset map into `raw`."""
     if raw.isascii():
-        return _Cleaned(raw, None, None)
+        return _Cleaned(raw, None)
     try:
         raw.encode("utf-8")
         text = raw
     except UnicodeEncodeError:
         # Same length: positions in `text` are positions in `raw`.
         text = _SURROGATE.sub("\ufffd", raw)
-    if _INVISIBLE.search(text) is None and unicodedata.is_normalized("NFKC", text):
-        return _Cleaned(text, None, None)
-    starts: list[int] = []
-    ends: list[int] = []
-    out = _Cleaned("", starts, ends)
-    pieces: list[str] = []
-    cache = _NFKCCache()
+    tables = _nfkc_tables()
+    if unicodedata.is_normalized("NFKC", text):
+        if _ANY_INVISIBLE.search(text) is None:
+            return _Cleaned(text, None)
+    else:
+        # Most often every changed character maps one-to-one (fullwidth punctuation,
+        # no-break spaces): replace them in place and keep the identity map.
+        hard = False
+
+        def one_to_one(m: re.Match[str]) -> str:
+            nonlocal hard
+            c = m.group()
+            value = tables.simple.get(c)
+            if value is None:
+                hard = True
+                return c
+            return value
+
+        same_length = tables.special.sub(one_to_one, text)
+        if not hard and unicodedata.is_normalized("NFKC", same_length):
+            return _Cleaned(same_length, None)
+    cleaned = _clean_sparse(text, tables)
+    # NOTE: the sparse pass normalizes only around the characters NFKC can change. If
+    # its output is normalized it equals NFKC of the text (normalizing a part of a
+    # string never changes the NFKC of the whole); if not (marks out of canonical
+    # order, or text the sparse pass cannot see), redo everything group by group. The
+    # dense pass is also faster when changed characters are everywhere.
+    if cleaned is not None and unicodedata.is_normalized("NFKC", cleaned.text):
+        return cleaned
+    return _clean_dense(text)
+
+
+def _clean_sparse(text: str, tables: _NFKCTables) -> _Cleaned | None:
+    """Visit only the characters NFKC may change and the invisible ones; None when
+    they are too many for this to pay off."""
+    out = _Out()
+    cleaned = _Cleaned("", None)
+    simple = tables.simple
+    unstable = tables.unstable
+    invisible = tables.invisible
+    pos = 0  # text[:pos] is emitted
+    n_marks = 0
+
+    def visible(a: int, b: int) -> None:
+        nonlocal pos
+        run = text[a:b]
+        if unstable.isdisjoint(run):
+            return  # stable astral characters (emoji): identity
+        if b - a == 1 and run in simple:
+            out.same(text[pos:a], pos)
+            out.same(simple[run], a)
+            pos = b
+            return
+        if all(map(simple.__contains__, run)):
+            out.same(text[pos:a], pos)
+            out.same("".join(map(simple.__getitem__, run)), a)
+            pos = b
+            return
+        # Start at the starter before the run: a mark or jamo composes with it.
+        g0 = a
+        while g0 > pos and a - g0 < _MAX_BACKTRACK:
+            g0 -= 1
+            if not unicodedata.combining(text[g0]):
+                break
+        out.same(text[pos:g0], pos)
+        _emit_groups(text, g0, b, out, whole=True)
+        pos = b
+
+    done = 0
+    budget = _SPARSE_RUNS + len(text) // 16
+    for m in tables.special.finditer(text):
+        a = m.start()
+        if a < done:
+            continue  # inside a run already handled
+        budget -= 1
+        if budget < 0:
+            return None
+        # Extend to a maximal run of special characters (they rarely come in runs).
+        run = tables.run.match(text, a)
+        b = done = run.end() if run is not None else a + 1
+        if invisible.isdisjoint(text[a:b]):
+            visible(a, b)
+            continue
+        for inv in _INVISIBLE.finditer(text, a, b):
+            s, e = inv.span()
+            if s > a:
+                visible(a, s)
+            out.same(text[pos:s], pos)
+            # NOTE: past the mark cap only smuggled text still needs classifying.
+            if n_marks < _MAX_MARKS or _TAG_CHAR.search(text, s, e):
+                _classify_run(text, s, e, cleaned)
+                n_marks = len(cleaned.marks)
+            pos = a = e
+        if a < b:
+            visible(a, b)
+    out.same(text[pos:], pos)
+    return out.result(len(text), cleaned)
+
+
+def _clean_dense(text: str) -> _Cleaned:
+    """Every stretch between invisible runs, NFKC group by group."""
+    out = _Out()
+    cleaned = _Cleaned("", None)
     pos = 0
     n_marks = 0
     for m in _INVISIBLE.finditer(text):
         a, b = m.span()
         if a > pos:
-            if text[pos:a].isascii():
-                pieces.append(text[pos:a])
-                starts.extend(range(pos, a))
-                ends.extend(range(pos + 1, a + 1))
-            else:
-                _emit(text, pos, a, pieces, starts, ends, cache)
+            _emit(text, pos, a, out)
         # NOTE: past the mark cap only smuggled text still needs classifying.
         if n_marks < _MAX_MARKS or _TAG_CHAR.search(text, a, b):
-            _classify_run(text, a, b, out)
-            n_marks = len(out.marks)
+            _classify_run(text, a, b, cleaned)
+            n_marks = len(cleaned.marks)
         pos = b
     if pos < len(text):
-        _emit(text, pos, len(text), pieces, starts, ends, cache)
-    out.text = "".join(pieces)
-    return out
+        _emit(text, pos, len(text), out)
+    return out.result(len(text), cleaned)
 
 
-def _emit(
-    text: str,
-    a: int,
-    b: int,
-    pieces: list[str],
-    starts: list[int],
-    ends: list[int],
-    cache: _NFKCCache,
-) -> None:
-    """Append NFKC(text[a:b]) to `pieces` and its per-character origins to starts/ends."""
+def _emit(text: str, a: int, b: int, out: _Out) -> None:
+    """Append NFKC(text[a:b]) to `out`."""
     seg = text[a:b]
     if unicodedata.is_normalized("NFKC", seg):
-        pieces.append(seg)
-        starts.extend(range(a, b))
-        ends.extend(range(a + 1, b + 1))
-        return
-    _emit_groups(text, a, b, pieces, starts, ends, cache)
+        out.same(seg, a)
+    else:
+        _emit_groups(text, a, b, out, whole=False)
 
 
-def _emit_groups(
-    text: str,
-    a: int,
-    b: int,
-    pieces: list[str],
-    starts: list[int],
-    ends: list[int],
-    cache: _NFKCCache,
-) -> None:
+def _emit_groups(text: str, a: int, b: int, out: _Out, *, whole: bool) -> None:
     """NFKC per character, or per group (a starter and its combining marks) when the
-    region has combining marks."""
-    # NOTE: comprehensions and C-level map/chain only: this runs per character.
+    region has combining marks. With `whole`, a region whose groups normalize
+    differently together than apart (Hangul jamo) becomes one group."""
+    # NOTE: comprehensions and C-level map only: in the dense pass this runs per character.
+    nfkc = functools.partial(unicodedata.normalize, "NFKC")
     region = text[a:b]
-    comb = list(map(unicodedata.combining, region))
-    if not any(comb):
+    if not any(map(unicodedata.combining, region)):
         bounds = list(range(a, b + 1))
         groups: list[str] = list(region)
     else:
-        bounds = [i for i, c in enumerate(comb, a) if not c]
+        bounds = [i for i, c in enumerate(region, a) if not unicodedata.combining(c)]
         if not bounds or bounds[0] != a:
             bounds.insert(0, a)
         bounds.append(b)
         groups = [text[s:e] for s, e in pairwise(bounds)]
-    norms = [cache[g] for g in groups]
-    pieces.extend(norms)
-    lens = list(map(len, norms))
-    if lens.count(1) == len(lens) and len(groups) == b - a:
-        starts.extend(range(a, b))
-        ends.extend(range(a + 1, b + 1))
+    norms = list(map(nfkc, groups))
+    if whole and len(groups) > 1 and nfkc(region) != "".join(norms):
+        bounds, norms = _merge_composing(text, bounds, norms)
+    if len(norms) == b - a and all(len(x) == 1 for x in norms):
+        out.same("".join(norms), a)
         return
-    starts.extend(chain.from_iterable(map(repeat, bounds, lens)))
-    ends.extend(chain.from_iterable(map(repeat, bounds[1:], lens)))
+    out.groups(norms, bounds)
+
+
+def _merge_composing(text: str, bounds: list[int], norms: list[str]) -> tuple[list[int], list[str]]:
+    """Merge neighbouring groups that normalize differently together than apart
+    (halfwidth kana and their voiced marks, Hangul jamo). Runs only on short stretches
+    around changed characters; a merged group is capped at `_MAX_BACKTRACK` characters."""
+    out_bounds = [bounds[0]]
+    out_norms: list[str] = []
+    start, current = bounds[0], norms[0]
+    for i in range(1, len(norms)):
+        s, e = bounds[i], bounds[i + 1]
+        together = unicodedata.normalize("NFKC", text[start:e])
+        if together != current + norms[i] and e - start <= _MAX_BACKTRACK:
+            current = together
+            continue
+        out_bounds.append(s)
+        out_norms.append(current)
+        start, current = s, norms[i]
+    out_bounds.append(bounds[-1])
+    out_norms.append(current)
+    return out_bounds, out_norms
 
 
 def _classify_run(text: str, a: int, b: int, out: _Cleaned) -> None:
@@ -362,19 +617,22 @@ def _utf8(data: bytes, truncated: bool) -> str | None:
 def _decode_base64(run: str, budget: int) -> str | None:
     body = run.rstrip("=")
     pad = len(run) - len(body)
+    if len(body) % 4 == 1 or (pad and (len(body) + pad) % 4):
+        return None
+    if not pad:
+        # Ordinary words, identifiers and lowercase paths are in the alphabet too:
+        # require what encoded text nearly always has (mixed case or digits) or
+        # explicit padding.
+        has_upper = body.lower() != body
+        has_lower = body.upper() != body
+        if not (has_upper and has_lower) and not (
+            (has_upper or has_lower) and _DIGIT.search(body) is not None
+        ):
+            return None
     if _HEXISH.fullmatch(body):
         return None  # hex digests and UUIDs are handled (and rejected) as hex
     urlsafe = "-" in body or "_" in body
     if urlsafe and ("+" in body or "/" in body):
-        return None
-    # Ordinary words, identifiers and lowercase paths are in the alphabet too: require
-    # what encoded text nearly always has (mixed case or digits) or explicit padding.
-    has_upper = any(c.isupper() for c in body)
-    has_lower = any(c.islower() for c in body)
-    has_digit = any(c.isdigit() for c in body)
-    if not pad and not ((has_upper and has_lower) or (has_digit and (has_upper or has_lower))):
-        return None
-    if len(body) % 4 == 1 or (pad and (len(body) + pad) % 4):
         return None
     limit = (budget // 3 + 1) * 4
     truncated = len(body) > limit
@@ -431,6 +689,210 @@ def _url_tokens(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _image(text: str) -> bytes:
+    """One byte per character (latin-1, "?" for the rest): the same positions as
+    `text`, and substring checks on bytes are much faster than on wide strings."""
+    return text.encode("latin-1", "replace")
+
+
+def _payload_candidates(text: str, image: bytes) -> list[tuple[int, int, str, str]]:
+    """(start, end, origin, payload) for every run that might decode, sorted."""
+    cands: list[tuple[int, int, str, str]] = []
+    classes = image.translate(_B64_CLASSES)
+    # NOTE: bytes.find skips ahead by the needle's length on a miss: faster than re.
+    a = classes.find(_B64_MIN_RUN)
+    while a >= 0:
+        m = _B64_CLASS_RUN.match(classes, a)
+        b = m.end() if m is not None else a + len(_B64_MIN_RUN)
+        cands.append((a, b, "base64", text[a:b]))
+        # Hex digits are in the base64 alphabet: every hex run lies in a base64 run.
+        for h in _HEX_RUN.finditer(text, a, b):
+            cands.append((h.start(), h.end(), "hex", h.group(1)))
+        a = classes.find(_B64_MIN_RUN, b)
+    if _HEX_ESCAPE_OPEN.search(image) is not None:
+        for e in _HEX_ESCAPES.finditer(text):
+            cands.append((e.start(), e.end(), "hex", e.group().replace("\\x", "")))
+    if b"%" in image:
+        for a, b in _url_tokens(text):
+            cands.append((a, b, "url_encoded", text[a:b]))
+    cands.sort()
+    return cands
+
+
+def _comment_bounds(text: str, a: int) -> tuple[int, int, int]:
+    """For an HTML comment opening at `a`: content start, content end, comment end."""
+    c0 = a + 4
+    if text.startswith(">", c0) or text.startswith("->", c0):
+        return c0, c0, text.index(">", c0) + 1  # "<!-->" and "<!--->" close at once
+    b = text.find("-->", c0)
+    return (c0, len(text), len(text)) if b < 0 else (c0, b, b + 3)
+
+
+def _line_start(text: str, pos: int, limit: int) -> int | None:
+    """Start of the line holding `pos` if it lies at most `limit` characters back."""
+    nl = text.rfind("\n", max(0, pos - limit - 1), pos)
+    if nl >= 0:
+        return nl + 1
+    return 0 if pos <= limit else None
+
+
+def _fence_at(text: str, a: int) -> bool:
+    """A run of three or more backticks or tildes at `a` has at most three spaces
+    before it on its line (so it may open or close a fenced code block)."""
+    k = a
+    while k > 0 and a - k < 3 and text[k - 1] == " ":
+        k -= 1
+    return k == 0 or text[k - 1] == "\n"
+
+
+def _fence_end(text: str, start: int, fence: str) -> int:
+    """End of the line that closes a fence opened with `fence`, or the end of the text
+    (an unclosed fence runs to the end of the document)."""
+    probe = fence[0] * 3
+    i = start
+    while (j := text.find(probe, i)) >= 0:
+        eol = text.find("\n", j)
+        eol = len(text) if eol < 0 else eol
+        if _fence_at(text, j):
+            run = text[j:eol].rstrip(" \t\r")
+            if len(run) >= len(fence) and not run.strip(fence[0]):
+                return eol
+        i = eol
+    return len(text)
+
+
+class _RawHtml:
+    """Where markdown is not parsed: inside HTML blocks. Conservative on purpose: a
+    code span or fence in doubt is not treated as code, so what it holds is surfaced
+    (an attacker gains nothing by confusing this parser)."""
+
+    def __init__(self, text: str) -> None:
+        first = _HTML_FIRST_LINE.match(text)
+        self.html_lines = ([first.end() - 1] if first else []) + [
+            m.end() - 1 for m in _HTML_LINE.finditer(text)
+        ]
+        self.blank_ends = [m.end() for m in _BLANK_LINE.finditer(text)]
+        # <pre>, <script>, <style> and <textarea> blocks run to their closing tag,
+        # across blank lines. Kept as sorted, disjoint (start, end) intervals.
+        self.raw_starts: list[int] = []
+        self.raw_ends: list[int] = []
+        closes: dict[str, list[int]] | None = None
+        for lt in self.html_lines:
+            tag = _RAW_TAG.match(text, lt + 1)
+            if tag is None:
+                continue
+            if closes is None:
+                closes = {}
+                for c in _RAW_CLOSE.finditer(text):
+                    closes.setdefault(c.group(1).lower(), []).append(c.end())
+            ends = closes.get(tag.group(1).lower(), [])
+            k = bisect_left(ends, tag.end())
+            end = ends[k] if k < len(ends) else len(text)
+            if self.raw_ends and lt <= self.raw_ends[-1]:
+                self.raw_ends[-1] = max(self.raw_ends[-1], end)
+            else:
+                self.raw_starts.append(lt)
+                self.raw_ends.append(end)
+
+    def holds(self, pos: int, block_start: int) -> bool:
+        """`pos` may be inside an HTML block: a line starting with "<" earlier in the
+        same paragraph, or an open <pre>, <script>, <style> or <textarea> block."""
+        i = bisect_right(self.blank_ends, pos) - 1
+        para = max(block_start, self.blank_ends[i] if i >= 0 else 0)
+        k = bisect_left(self.html_lines, para)
+        if k < len(self.html_lines) and self.html_lines[k] <= pos:
+            return True
+        r = bisect_right(self.raw_starts, pos) - 1
+        return r >= 0 and pos < self.raw_ends[r]
+
+
+def _code_span_ok(text: str, opener: int, close: int) -> bool:
+    """A code span markdown renders for sure: on one line, not in a table row, not
+    opened inside an HTML tag, autolink or link destination (those take precedence)."""
+    if "\n" in text[opener:close] or "|" in text[opener:close]:
+        return False
+    line_start = _line_start(text, opener, 1000)
+    if line_start is None:
+        return False
+    lt = text.rfind("<", line_start, opener)
+    if lt >= 0 and text.find(">", lt, opener) < 0:
+        after = text[lt + 1 : lt + 2]
+        if after.isalpha() or after in ("/", "!", "?"):
+            return False
+    dest = text.rfind("](", line_start, opener)
+    return dest < 0 or text.find(")", dest, opener) >= 0
+
+
+def _code_regions(text: str, limit: int) -> tuple[list[int], list[int]]:
+    """Spans of inline code and fenced code blocks, as (starts, ends). Markup inside
+    them is shown literally. Scanned in order with HTML comments: a comment that opens
+    first hides the backticks in it, and a code span that opens first shows a comment
+    start in it. Linear apart from one bisect per code span. Stops after `limit`
+    (the last position a caller will ask about)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    runs: dict[int, list[int]] | None = None
+    html: _RawHtml | None = None
+    has_html = "<" in text
+    pos = 0
+    eol = -1  # end of the line of the current token (cached: tokens come in order)
+    while (m := _MARKUP_TOKEN.search(text, pos)) is not None and m.start() <= limit:
+        a, b = m.span()
+        if text[a] == "<":
+            pos = _comment_bounds(text, a)[2]
+            continue
+        pos = b
+        block_start = ends[-1] if ends else 0
+        if has_html:
+            html = html or _RawHtml(text)
+            if html.holds(a, block_start):
+                continue
+        if b > eol:
+            eol = text.find("\n", b)
+            eol = len(text) if eol < 0 else eol
+        if b - a >= 3 and _fence_at(text, a) and (text[a] == "~" or "`" not in text[b:eol]):
+            end = _fence_end(text, eol + 1, text[a:b]) if eol < len(text) else eol
+            starts.append(a)
+            ends.append(end)
+            pos = end
+            continue
+        if text[a] == "~":
+            continue
+        # A backslash escapes the first backtick of a run (not a closing one).
+        escaped = False
+        i = a
+        while i > 0 and text[i - 1] == "\\":
+            escaped = not escaped
+            i -= 1
+        opener = a + int(escaped)
+        size = b - opener
+        if size == 0:
+            continue
+        if runs is None:
+            runs = {}
+            for r in _BACKTICKS.finditer(text):
+                runs.setdefault(r.end() - r.start(), []).append(r.start())
+        same = runs.get(size, [])
+        k = bisect_left(same, b)
+        if k == len(same) or same[k] > eol:
+            continue  # no closing run on this line: literal backticks
+        close = same[k]
+        if not _code_span_ok(text, opener, close):
+            continue
+        starts.append(opener)
+        ends.append(close + size)
+        pos = close + size
+    return starts, ends
+
+
+def _inside(regions: tuple[list[int], list[int]] | None, pos: int) -> bool:
+    if regions is None:
+        return False
+    starts, ends = regions
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and pos < ends[i]
+
+
 class _Builder:
     """Accumulates layers and marks under the caller's bounds."""
 
@@ -459,28 +921,49 @@ class _Builder:
             inner = _clean(decoded)
             self.layers.append(Layer(inner.text, origin, depth, True, _FixedMap(lift.map(s, e))))
 
-    def surface_carriers(self, layer: Layer) -> None:
+    def surface_carriers(self, layer: Layer, image: bytes) -> None:
+        """`image` is `_image(layer.text)`: the substring pre-checks run on it."""
         text = layer.text
+        has_lt = b"<" in image
+        comments = has_lt and _COMMENT_OPEN.search(image) is not None
+        links = _LINK_OPEN.search(image) is not None
+        refs = _REF_OPEN.search(image) is not None
+        attrs = has_lt and b"=" in image and _ATTR_EQ_BYTES.search(image) is not None
+        if not (comments or links or refs or attrs):
+            return
+        code = None
+        if b"`" in image or _TILDE_FENCE.search(image) is not None:
+            last = max(
+                text.rfind("<!--") if comments else -1,
+                text.rfind("](") if links else -1,
+                text.rfind("]:") if refs else -1,
+                text.rfind("=") if attrs else -1,
+            )
+            code = _code_regions(text, last)
         parent = layer._span_map or _IdentityMap()
-        if "<!--" in text:
-            self._html_comments(layer, parent)
-        if "[" in text and "]" in text:
+        if comments:
+            self._html_comments(layer, parent, code)
+        if links:
             for m in _MD_LINK.finditer(text):
-                if m.group(1) and m.group(2).strip():
-                    self._carrier(layer, parent, "alt_text", m.start(2), m.group(2))
-                for g in (3, 4, 5):
+                a = m.start()
+                if _inside(code, a):
+                    continue
+                if a > 0 and text[a - 1] == "!" and m.group(1).strip():
+                    self._carrier(layer, parent, "alt_text", m.start(1), m.group(1))
+                for g in (2, 3, 4):
                     if m.group(g) and m.group(g).strip():
                         self._carrier(layer, parent, "link_title", m.start(g), m.group(g))
+        if refs:
             for m in _MD_REF_TITLE.finditer(text):
+                if _inside(code, m.start()):
+                    continue
                 for g in (1, 2, 3):
                     if m.group(g) and m.group(g).strip():
                         self._carrier(layer, parent, "link_title", m.start(g), m.group(g))
-        if "<" in text and "=" in text:
-            for m in _HTML_ATTR.finditer(text):
-                origin = "alt_text" if m.group(1).lower() == "alt" else "link_title"
-                g = 2 if m.group(2) is not None else 3
-                if m.group(g).strip():
-                    self._carrier(layer, parent, origin, m.start(g), m.group(g))
+        if attrs:
+            for origin, offset, content in _html_attrs(text):
+                if not _inside(code, offset):
+                    self._carrier(layer, parent, origin, offset, content)
 
     def _carrier(
         self, layer: Layer, parent: _SpanMap, origin: str, offset: int, content: str
@@ -488,21 +971,16 @@ class _Builder:
         if self.room():
             self.layers.append(Layer(content, origin, layer.depth, True, _SliceMap(parent, offset)))
 
-    def _html_comments(self, layer: Layer, parent: _SpanMap) -> None:
+    def _html_comments(
+        self, layer: Layer, parent: _SpanMap, code: tuple[list[int], list[int]] | None
+    ) -> None:
         text = layer.text
-        n = len(text)
         pos = 0
-        while pos < n:
-            a = text.find("<!--", pos)
-            if a < 0:
-                break
-            c0 = a + 4
-            if text.startswith(">", c0) or text.startswith("->", c0):
-                end = text.index(">", c0) + 1  # "<!-->" and "<!--->" close at once
-                c1 = c0
-            else:
-                b = text.find("-->", c0)
-                c1, end = (n, n) if b < 0 else (b, b + 3)
+        while (a := text.find("<!--", pos)) >= 0:
+            if _inside(code, a):
+                pos = a + 4  # shown as code, not a comment
+                continue
+            c0, c1, end = _comment_bounds(text, a)
             self.mark("html_comment", layer.to_original(a, end), end - a, False)
             content = text[c0:c1]
             if content.strip() and self.room():
@@ -513,22 +991,11 @@ class _Builder:
                 break
             pos = end
 
-    def decode_payloads(self, layer: Layer) -> None:
+    def decode_payloads(self, layer: Layer, image: bytes) -> None:
+        """`image` is `_image(layer.text)`."""
         text = layer.text
-        cands: list[tuple[int, int, str, str]] = []
-        for m in _HEX_RUN.finditer(text):
-            cands.append((m.start(), m.end(), "hex", m.group(1)))
-        if "\\x" in text:
-            for m in _HEX_ESCAPES.finditer(text):
-                cands.append((m.start(), m.end(), "hex", m.group().replace("\\x", "")))
-        for m in _B64_RUN.finditer(text):
-            cands.append((m.start(), m.end(), "base64", m.group()))
-        if "%" in text:
-            for a, b in _url_tokens(text):
-                cands.append((a, b, "url_encoded", text[a:b]))
-        cands.sort()
         last_end = -1
-        for start, end, origin, payload in cands:
+        for start, end, origin, payload in _payload_candidates(text, image):
             if start < last_end:
                 continue
             if not self.room() or self.budget <= 0 or self.attempts >= _MAX_DECODE_ATTEMPTS:
@@ -556,6 +1023,28 @@ class _Builder:
             self.add_cleaned(inner, layer.depth + 1, fixed)
 
 
+def _html_attrs(text: str) -> list[tuple[str, int, str]]:
+    """(origin, offset, content) of each non-empty alt= / title= attribute value."""
+    out: list[tuple[str, int, str]] = []
+    last_end = 0
+    for eq in _ATTR_EQ.finditer(text):
+        name_end = eq.start()
+        while name_end > last_end and text[name_end - 1] in " \t":
+            name_end -= 1
+        m = None
+        for start in (name_end - 3, name_end - 5):  # "alt", "title"
+            if start >= last_end and (m := _HTML_ATTR.match(text, start)) is not None:
+                break
+        if m is None:
+            continue
+        last_end = m.end()
+        g = 2 if m.group(2) is not None else 3
+        if m.group(g).strip():
+            origin = "alt_text" if m.group(1).lower() == "alt" else "link_title"
+            out.append((origin, m.start(g), m.group(g)))
+    return out
+
+
 def normalize(
     text: str, *, max_depth: int = 2, max_layers: int = 16, max_decode_chars: int = 65536
 ) -> Normalized:
@@ -569,10 +1058,7 @@ def normalize(
     ('password', 'zero_width', True)
     """
     cleaned = _clean(text)
-    if cleaned.starts is None or cleaned.ends is None:
-        main_map: _SpanMap = _IdentityMap()
-    else:
-        main_map = _OffsetMap(cleaned.starts, cleaned.ends, len(text))
+    main_map = cleaned.span_map or _IdentityMap()
     builder = _Builder(max_depth, max_layers, max_decode_chars)
     builder.layers.append(Layer(cleaned.text, "text", 0, False, main_map))
     builder.add_cleaned(cleaned, 0, _IdentityMap())
@@ -580,8 +1066,13 @@ def normalize(
     while i < len(builder.layers):
         layer = builder.layers[i]
         i += 1
-        if layer.origin not in _CARRIER_ORIGINS:
-            builder.surface_carriers(layer)
-        if layer.depth < max_depth:
-            builder.decode_payloads(layer)
+        carriers = layer.origin not in _CARRIER_ORIGINS
+        payloads = layer.depth < max_depth
+        if not (carriers or payloads):
+            continue
+        image = _image(layer.text)
+        if carriers:
+            builder.surface_carriers(layer, image)
+        if payloads:
+            builder.decode_payloads(layer, image)
     return Normalized(text, tuple(builder.layers), tuple(builder.marks))
