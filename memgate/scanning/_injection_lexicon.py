@@ -1,5 +1,5 @@
 """Feature lexicons for the injection detector: a tiny phrase language compiled
-to bounded regexes, with cheap anchors for a prefilter.
+to bounded regexes, with cheap word gates for a prefilter.
 
 A lexicon entry is a phrase of space-separated tokens::
 
@@ -18,19 +18,30 @@ may touch. Every other entry is matched on lower-cased text, whole words only.
 Entries are data (in the rules' `params.lexicon`), so they can be reviewed and
 extended without touching code; the compiled regexes have only bounded,
 disjoint repetitions (no catastrophic backtracking).
+
+Matching is gated so that almost no regex runs on ordinary text (STYLE.md #3):
+the words of a text are collected once (one `findall`), and an English entry
+is tried only if every one of its required tokens has an alternative among
+them (`Entry.gates`); prefixes (`word~`) are resolved against the words once
+and memoized. Chinese anchors are looked up only in the Chinese runs of a text.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
 _WORD_ANCHOR = re.compile(r"^[a-z0-9]+$")
-_ALNUM_STEM = re.compile(r"[a-z0-9]+")
+# What counts as a word for the gates (on lower-cased text): runs of ASCII
+# letters and digits (`_WORD_BYTES`); in a text that is not ASCII, also each run
+# of other word characters (Cyrillic, Greek, accented letters, Chinese...).
+NON_ASCII_WORDS = re.compile(r"[^\W\x00-\x7f]+")
+_KEY_RUNS = re.compile(r"[a-z0-9]+|[^\W\x00-\x7f]+")
 
-# Between two English tokens: 1-6 non-word chars that do not end a sentence.
+# Between two English tokens: 1-40 non-word chars that do not end a sentence.
 _EN_SEP = r"[^\w\n.!?;。！？；]{1,40}"
 _EN_WORD = r"\w{1,24}"
 # Between two Chinese tokens: optional spaces.
@@ -102,7 +113,128 @@ STOP_WORDS = frozenset(
     }
 )
 """Too frequent to anchor a phrase on: the next token is used instead."""
+COMMON_WORDS = frozenset(
+    {
+        "about",
+        "after",
+        "again",
+        "also",
+        "always",
+        "answer",
+        "any",
+        "ask",
+        "back",
+        "because",
+        "before",
+        "being",
+        "both",
+        "but",
+        "call",
+        "change",
+        "check",
+        "code",
+        "could",
+        "data",
+        "day",
+        "default",
+        "done",
+        "each",
+        "even",
+        "file",
+        "first",
+        "get",
+        "give",
+        "go",
+        "going",
+        "good",
+        "help",
+        "here",
+        "how",
+        "just",
+        "keep",
+        "know",
+        "last",
+        "let",
+        "like",
+        "list",
+        "make",
+        "many",
+        "me",
+        "more",
+        "most",
+        "much",
+        "need",
+        "never",
+        "new",
+        "next",
+        "note",
+        "only",
+        "other",
+        "out",
+        "over",
+        "page",
+        "please",
+        "point",
+        "post",
+        "read",
+        "remove",
+        "request",
+        "run",
+        "same",
+        "say",
+        "see",
+        "set",
+        "show",
+        "site",
+        "some",
+        "still",
+        "take",
+        "team",
+        "tell",
+        "than",
+        "then",
+        "there",
+        "time",
+        "too",
+        "two",
+        "under",
+        "up",
+        "us",
+        "use",
+        "used",
+        "user",
+        "users",
+        "very",
+        "want",
+        "way",
+        "well",
+        "were",
+        "what",
+        "which",
+        "while",
+        "who",
+        "why",
+        "work",
+        "would",
+        "write",
+        "yes",
+        "s",
+        "t",
+        "re",
+        "ll",
+        "ve",
+        "d",
+        "m",
+    }
+)
+"""Frequent in ordinary text (including notes about software): a poor gate."""
 DEFAULT_GAP_CHARS = 8
+MEMO_LIMIT = 200_000
+"""Words remembered by the prefix resolver; beyond it, words are resolved afresh."""
+
+
+Gate = tuple[tuple[str, ...], ...]
+"""One required token of an entry: for each alternative, the keys it needs."""
 
 
 class LexiconError(ValueError):
@@ -129,6 +261,13 @@ class Entry:
     before: int
     after: int
     """Bounds of the text a match may span before and after the anchor."""
+    gates: tuple[Gate, ...] = field(default=())
+    """For each required token, the keys each of its alternatives needs: whole
+    words, a prefix as `stem~`, Chinese runs. The entry can only match if, for
+    every gate, some alternative has all its keys in the text."""
+    anchor_keys: tuple[tuple[str, str | None], ...] = field(default=())
+    """Each anchor with the key that must be present for it to occur (None:
+    always try it)."""
 
 
 def _token_regex(token: str, zh: bool) -> tuple[str, bool]:
@@ -154,6 +293,64 @@ def _token_regex(token: str, zh: bool) -> tuple[str, bool]:
         parts.append(rx)
     body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
     return body, ends_word
+
+
+def _rarity(key: str) -> int:
+    """Cost of gating on `key`: frequent words gate poorly."""
+    word = key.rstrip("~")
+    if word in STOP_WORDS:
+        return 100
+    if word in COMMON_WORDS or len(word) <= 2:
+        return 20
+    return 3 if key.endswith("~") else 1
+
+
+def _alt_keys(alt: str, zh: bool = False) -> tuple[str, ...]:
+    """The keys that must all be among a text's keys for an alternative to
+    occur: in a Chinese entry its Chinese runs; otherwise its whole
+    alphanumeric runs (the last as a prefix `stem~` if the alternative is one).
+    Empty if there is nothing to look for (`:`, `&`)."""
+    prefix = alt.endswith("~")
+    core = (alt[:-1] if prefix else alt).lower()
+    if zh:
+        cjk = _CJK_RUN.findall(core)
+        if cjk:
+            return tuple(cjk)
+    runs: list[str] = []
+    words = [w for w in core.split("+") if w]
+    for wi, word in enumerate(words):
+        found = _KEY_RUNS.findall(word)
+        for ri, run in enumerate(found):
+            last = wi == len(words) - 1 and ri == len(found) - 1 and word.endswith(run)
+            runs.append(run + "~" if prefix and last else run)
+    if zh and runs:
+        # ASCII inside a Chinese entry has no word boundaries: only the rarest
+        # run is a safe (if weak) condition
+        return (min(runs, key=lambda k: (_rarity(k), -len(k))),)
+    return tuple(runs)
+
+
+def _rarest(keys: Sequence[str]) -> str:
+    return min(keys, key=lambda k: (_rarity(k), -len(k)))
+
+
+def _gates(tokens: Sequence[str], zh: bool) -> tuple[Gate, ...]:
+    gates: list[Gate] = []
+    for token in tokens:
+        if token.startswith("*") or (token.endswith("?") and len(token) > 1):
+            continue
+        alts: list[tuple[str, ...]] = []
+        for alt in token.split("/"):
+            if not alt:
+                continue
+            keys = _alt_keys(alt, zh)
+            if not keys:  # e.g. `:` or `&`: no word to look for
+                alts = []
+                break
+            alts.append(keys)
+        if alts:
+            gates.append(tuple(alts))
+    return tuple(gates)
 
 
 def compile_entry(feature: str, phrase: str) -> Entry:
@@ -226,6 +423,7 @@ def compile_entry(feature: str, phrase: str) -> Entry:
     anchor_token = anchor_token[:-1] if anchor_token.endswith("?") else anchor_token
     word_anchors: list[str] = []
     text_anchors: list[str] = []
+    anchor_keys: list[tuple[str, str | None]] = []
     inside_alt = False
     for alt in anchor_token.split("/"):
         words = [w for w in alt.rstrip("~").lower().split("+") if w]
@@ -237,8 +435,10 @@ def compile_entry(feature: str, phrase: str) -> Entry:
         whole_word = not alt.endswith("~") or pick != words[-1]
         if not zh and whole_word and _WORD_ANCHOR.match(pick):
             word_anchors.append(pick)
+            anchor_keys.append((pick, pick))
         else:
             text_anchors.append(pick)
+            anchor_keys.append((pick, _anchor_key(pick, whole_word)))
     first_alts = anchor_token.split("/")
     left_boundary = not zh and all(a[:1].isalnum() for a in first_alts if a)
 
@@ -272,50 +472,147 @@ def compile_entry(feature: str, phrase: str) -> Entry:
         in_place=anchor_index == 0 and not optional_first and not inside_alt,
         before=before,
         after=after,
+        gates=_gates(tokens, zh),
+        anchor_keys=tuple(anchor_keys),
     )
+
+
+def _anchor_key(anchor: str, whole_word: bool) -> str | None:
+    """Key whose presence an anchor implies: for a Chinese anchor its longest
+    Chinese run; otherwise its first alphanumeric run (as a prefix `run~` if
+    the run ends a prefix anchor). None: nothing to look for."""
+    runs: list[str] = _CJK_RUN.findall(anchor)
+    if runs:
+        return max(runs, key=len)
+    m = _KEY_RUNS.search(anchor)
+    if m is None:
+        return None
+    if m.end() == len(anchor) and not whole_word:
+        return m.group() + "~"
+    return m.group()
+
+
+_WORD_BYTES = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
+"""Translation table: ASCII letters and digits stay, every other byte is a space
+(tokenizing UTF-8 this way is several times cheaper than a regex `findall`)."""
+
+Key = bytes
+"""Gate keys are UTF-8 bytes: a text's words come from its encoded form."""
+
+
+def _k(key: str) -> Key:
+    return key.encode("utf-8")
+
+
+_Gate = tuple[frozenset[Key], frozenset[Key], tuple[frozenset[Key], ...]]
+"""A compiled gate: the rarest key of each alternative (a quick test), the keys
+of the one-key alternatives, and the key sets of the several-key ones (if
+empty, the quick test decides)."""
+
+
+def _compile_gate(gate: Gate) -> _Gate:
+    any_of = frozenset(_k(_rarest(alt)) for alt in gate)
+    singles = frozenset(_k(alt[0]) for alt in gate if len(alt) == 1)
+    multis = tuple(frozenset(_k(k) for k in alt) for alt in gate if len(alt) > 1)
+    return any_of, singles, multis
 
 
 @dataclass(frozen=True, slots=True)
 class Lexicon:
-    """All entries, indexed by anchor for the prefilter."""
+    """All entries, indexed by gate key for the prefilter."""
 
     entries: tuple[Entry, ...]
-    by_word: Mapping[str, tuple[int, ...]]
-    by_text: Mapping[str, tuple[int, ...]]
-    by_stem: Mapping[str, tuple[tuple[str, str], ...]]
-    """First three letters -> (alphanumeric stem, anchor) of prefix anchors."""
-    punct: tuple[str, ...]
-    cjk_pattern: re.Pattern[str] | None
-    cjk_inside: Mapping[str, tuple[str, ...]]
-    """A Chinese anchor -> the shorter anchors inside it (findall does not overlap)."""
+    by_key: Mapping[Key, tuple[int, ...]]
+    """Primary gate key -> entries (each entry under the keys of its rarest gate)."""
+    primary_keys: frozenset[Key]
+    all_keys: frozenset[Key]
+    """Every key of every gate."""
+    gates: tuple[tuple[_Gate, ...], ...]
+    """Per entry, its compiled gates, the primary (rarest) one first."""
+    anchor_keys: tuple[tuple[tuple[str, Key | None], ...], ...]
+    """Per entry, each anchor with the key whose presence it implies."""
+    stems: Mapping[Key, tuple[Key, ...]]
+    """First two bytes (one for a one-letter stem) -> prefix keys (`stem~`)."""
+    cjk_first: Mapping[str, tuple[tuple[str, Key], ...]]
+    """First character -> the Chinese keys starting with it."""
+    cjk_chars: frozenset[str]
+    """The first characters of Chinese keys."""
     features: frozenset[str]
+    _stem_memo: dict[Key, tuple[Key, ...]] = field(default_factory=dict)
+    _stem_hits: set[Key] = field(default_factory=set)
+    _stem_misses: set[Key] = field(default_factory=set)
 
-    def candidates(self, words: set[str], lower: str, cjk: bool) -> dict[int, list[str]]:
-        """Entries whose anchor occurs in the text, with the anchors that occur.
+    def keys(self, lower: str) -> set[Key]:
+        """The gate keys of a lower-cased text: its words, the prefixes they
+        start with (`stem~`) and the Chinese keys found in it."""
+        words = set(lower.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split())
+        runs: list[str] = []
+        if not lower.isascii():
+            runs = NON_ASCII_WORDS.findall(lower)
+            words.update(r.encode("utf-8", "surrogatepass") for r in runs)
+        hits = words & self._stem_hits
+        unknown = words.difference(self._stem_hits, self._stem_misses)
+        for word in unknown:
+            if self._resolve_stems(word):
+                hits.add(word)
+        keys = words
+        if hits:
+            memo = self._stem_memo
+            for word in hits:
+                keys.update(memo.get(word) or self._resolve_stems(word))
+        if runs and self.cjk_first:
+            first = self.cjk_first
+            text = "\n".join(runs)
+            for ch in self.cjk_chars.intersection(text):
+                for key, kb in first[ch]:
+                    if key in text:
+                        keys.add(kb)
+        return keys
 
-        Cheap: a set intersection for whole-word anchors, a dict lookup by the
-        first three letters for prefix anchors, one literal-alternation regex
-        for Chinese anchors, and `in` for the few punctuation anchors."""
-        chosen: dict[int, list[str]] = {}
-        for word in words.intersection(self.by_word):
-            for index in self.by_word[word]:
-                chosen.setdefault(index, []).append(word)
-        found: set[str] = set()
-        for word in words:
-            for stem, prefixed in self.by_stem.get(word[:3], ()):
-                if word.startswith(stem):
-                    found.add(prefixed)
-        for mark in self.punct:
-            if mark in lower:
-                found.add(mark)
-        if cjk and self.cjk_pattern is not None:
-            for hit in set(self.cjk_pattern.findall(lower)):
-                found.add(hit)
-                found.update(self.cjk_inside.get(hit, ()))
-        for text_anchor in found:
-            for index in self.by_text[text_anchor]:
-                chosen.setdefault(index, []).append(text_anchor)
-        return chosen
+    def keys_of(self, words: Iterable[str]) -> set[Key]:
+        """Gate keys of a few words (whole words and the prefixes they start with)."""
+        keys: set[Key] = set()
+        for text in words:
+            word = text.encode("utf-8", "surrogatepass")
+            keys.add(word)
+            if word not in self._stem_misses:
+                keys.update(self._stem_memo.get(word) or self._resolve_stems(word))
+        return keys
+
+    def _resolve_stems(self, word: Key) -> tuple[Key, ...]:
+        found = tuple(
+            s
+            for head in (word[:2], word[:1])
+            for s in self.stems.get(head, ())
+            if word.startswith(s[:-1])
+        )
+        if len(self._stem_misses) + len(self._stem_hits) < MEMO_LIMIT:
+            if found:
+                self._stem_memo[word] = found
+                self._stem_hits.add(word)
+            else:
+                self._stem_misses.add(word)
+        return found
+
+    def candidates(self, keys: set[Key]) -> list[int]:
+        """Entries all of whose gates are open for the keys of a text, in order."""
+        by_key = self.by_key
+        chosen: set[int] = set()
+        for key in keys & self.primary_keys:
+            chosen.update(by_key[key])
+        if not chosen:
+            return []
+        out: list[int] = []
+        gates = self.gates
+        for index in sorted(chosen):
+            for any_of, singles, multis in gates[index]:
+                if any_of.isdisjoint(keys):
+                    break
+                if multis and singles.isdisjoint(keys) and not any(m <= keys for m in multis):
+                    break
+            else:
+                out.append(index)
+        return out
 
 
 def build_lexicon(tables: Iterable[Mapping[str, Sequence[str]]]) -> Lexicon:
@@ -334,35 +631,53 @@ def build_lexicon(tables: Iterable[Mapping[str, Sequence[str]]]) -> Lexicon:
                     continue
                 seen.add(key)
                 entries.append(compile_entry(feature, phrase))
-    by_word: dict[str, list[int]] = {}
-    by_text: dict[str, list[int]] = {}
+    by_key: dict[Key, list[int]] = {}
+    gates: list[tuple[_Gate, ...]] = []
+    stems: set[str] = set()
+    cjk: set[str] = set()
     for index, entry in enumerate(entries):
-        for w in entry.word_anchors:
-            by_word.setdefault(w, []).append(index)
-        for t in entry.text_anchors:
-            by_text.setdefault(t, []).append(index)
-    by_stem: dict[str, list[tuple[str, str]]] = {}
-    punct: list[str] = []
-    cjk: list[str] = []
-    for anchor in by_text:
-        if _CJK.search(anchor):
-            cjk.append(anchor)
-            continue
-        stem = _ALNUM_STEM.match(anchor)
-        if stem and len(stem.group()) >= 3:
-            by_stem.setdefault(stem.group()[:3], []).append((stem.group(), anchor))
-        else:
-            punct.append(anchor)
-    cjk.sort(key=lambda a: (-len(a), a))
-    cjk_pattern = re.compile("|".join(re.escape(a) for a in cjk)) if cjk else None
-    cjk_inside = {a: tuple(b for b in cjk if b != a and b in a) for a in cjk}
+        if not entry.gates:
+            raise LexiconError(
+                f"{entry.feature}: {entry.phrase!r} has no word to look for; add one"
+            )
+        compiled = [_compile_gate(g) for g in entry.gates]
+        # the rarest gate indexes the entry; it is tested first
+        order = sorted(
+            range(len(compiled)),
+            key=lambda i: (
+                sum(_rarity(_rarest(alt)) for alt in entry.gates[i]),
+                len(entry.gates[i]),
+            ),
+        )
+        compiled = [compiled[i] for i in order]
+        gates.append(tuple(compiled))
+        for k in compiled[0][0]:
+            by_key.setdefault(k, []).append(index)
+        for gate in entry.gates:
+            for alt in gate:
+                stems.update(k for k in alt if k.endswith("~"))
+                cjk.update(k for k in alt if _CJK.search(k))
+        for _, ak in entry.anchor_keys:
+            if ak is not None and ak.endswith("~"):
+                stems.add(ak)
+    by_stem: dict[Key, list[Key]] = {}
+    for stem in sorted(stems):
+        kb = _k(stem)
+        by_stem.setdefault(kb[:-1][:2], []).append(kb)
+    cjk_first: dict[str, list[tuple[str, Key]]] = {}
+    for run in sorted(cjk):
+        cjk_first.setdefault(run[0], []).append((run, _k(run)))
     return Lexicon(
         entries=tuple(entries),
-        by_word={k: tuple(v) for k, v in by_word.items()},
-        by_text={k: tuple(v) for k, v in by_text.items()},
-        by_stem={k: tuple(v) for k, v in by_stem.items()},
-        punct=tuple(sorted(punct)),
-        cjk_pattern=cjk_pattern,
-        cjk_inside={k: v for k, v in cjk_inside.items() if v},
+        by_key={k: tuple(v) for k, v in by_key.items()},
+        primary_keys=frozenset(by_key),
+        all_keys=frozenset(k for g in gates for gate in g for k in gate[0]),
+        gates=tuple(gates),
+        anchor_keys=tuple(
+            tuple((a, None if k is None else _k(k)) for a, k in e.anchor_keys) for e in entries
+        ),
+        stems={k: tuple(v) for k, v in by_stem.items()},
+        cjk_first={k: tuple(v) for k, v in cjk_first.items()},
+        cjk_chars=frozenset(cjk_first),
         features=frozenset(e.feature for e in entries),
     )
