@@ -79,12 +79,44 @@ def _json_block(rng: random.Random) -> str:
     return json.dumps(obj)
 
 
+NOUNS = (
+    "deploy pipeline retry budget invoice cluster release branch dashboard schema index "
+    "migration rollout cache queue worker ticket customer report latency backup token "
+    "session review sprint meeting roadmap incident alert metric service gateway"
+).split()
+VERBS = (
+    "runs checks moves updates blocks speeds retries stores sends reviews merges ships "
+    "tracks drops renames splits"
+).split()
+
+
+def _vary(rng: random.Random, text: str) -> str:
+    """Make each piece unique (so caches keyed by content don't flatter the numbers):
+    swap in random nouns, verbs, numbers and identifiers."""
+    words = text.split(" ")
+    for _ in range(max(1, len(words) // 6)):
+        i = rng.randrange(len(words))
+        if words[i].isalpha() and words[i].islower() and len(words[i]) > 3:
+            words[i] = rng.choice(NOUNS if rng.random() < 0.7 else VERBS)
+    out = " ".join(words)
+    ident = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 8)))
+    for name in ("items", "url", "path", "limit", "data", "result", "search", "size"):
+        out = out.replace(name, f"{ident}_{name}")
+    return out + (
+        f" #{rng.randrange(10**6)}" if rng.random() < 0.5 and not out.endswith("\n") else ""
+    )
+
+
 def _piece(rng: random.Random, kind: str) -> str:
+    return _vary(rng, _raw_piece(rng, kind))
+
+
+def _raw_piece(rng: random.Random, kind: str) -> str:
     if kind == "prose":
         roll = rng.random()
         if roll < 0.2:
             return rng.choice(PROSE_ZH)
-        return rng.choice(PROSE_EN)
+        return " ".join(rng.sample(PROSE_EN, 2))
     if kind == "code":
         roll = rng.random()
         if roll < 0.6:
@@ -94,9 +126,9 @@ def _piece(rng: random.Random, kind: str) -> str:
         return "```python\n" + rng.choice(DANGEROUS) + "```"
     roll = rng.random()
     if roll < 0.45:
-        return _piece(rng, "prose")
+        return _raw_piece(rng, "prose")
     if roll < 0.65:
-        return _piece(rng, "code")
+        return _raw_piece(rng, "code")
     if roll < 0.8:
         return _json_block(rng)
     if roll < 0.9:
