@@ -31,7 +31,8 @@ PYTHON = [
     "for item in items:\n    if item.price > limit:\n        expensive.append(item)\n",
     "result = subprocess.run(['git', 'status'], capture_output=True, text=True)\n",
     "import requests\nresp = requests.get(url, timeout=10)\nresp.raise_for_status()\n",
-    "class Cache:\n    def __init__(self, size):\n        self.size = size\n        self.data = {}\n",
+    "class Cache:\n    def __init__(self, size):\n"
+    "        self.size = size\n        self.data = {}\n",
 ]
 SHELL = [
     "$ pip install -r requirements.txt\n",
@@ -79,15 +80,58 @@ def _json_block(rng: random.Random) -> str:
     return json.dumps(obj)
 
 
-NOUNS = (
-    "deploy pipeline retry budget invoice cluster release branch dashboard schema index "
-    "migration rollout cache queue worker ticket customer report latency backup token "
-    "session review sprint meeting roadmap incident alert metric service gateway"
-).split()
-VERBS = (
-    "runs checks moves updates blocks speeds retries stores sends reviews merges ships "
-    "tracks drops renames splits"
-).split()
+NOUNS = [
+    "deploy",
+    "pipeline",
+    "retry",
+    "budget",
+    "invoice",
+    "cluster",
+    "release",
+    "branch",
+    "dashboard",
+    "schema",
+    "index",
+    "migration",
+    "rollout",
+    "cache",
+    "queue",
+    "worker",
+    "ticket",
+    "customer",
+    "report",
+    "latency",
+    "backup",
+    "token",
+    "session",
+    "review",
+    "sprint",
+    "meeting",
+    "roadmap",
+    "incident",
+    "alert",
+    "metric",
+    "service",
+    "gateway",
+]
+VERBS = [
+    "runs",
+    "checks",
+    "moves",
+    "updates",
+    "blocks",
+    "speeds",
+    "retries",
+    "stores",
+    "sends",
+    "reviews",
+    "merges",
+    "ships",
+    "tracks",
+    "drops",
+    "renames",
+    "splits",
+]
 
 
 def _vary(rng: random.Random, text: str) -> str:

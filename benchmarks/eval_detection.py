@@ -72,9 +72,8 @@ def main() -> None:
             "secret": f"review+ {(n - counts['approve']) / n:.1%} (≥98%)",
             "pii": f"review+ {(n - counts['approve']) / n:.1%} (≥98%)",
         }.get(label, f"not approved {(n - counts['approve']) / n:.1%} (≥95%)")
-        print(
-            f"| {label} | {n} | {counts['approve']} | {counts['review']} | {counts['reject']} | {target} |"
-        )
+        cells = [label, n, counts["approve"], counts["review"], counts["reject"], target]
+        print("| " + " | ".join(str(c) for c in cells) + " |")
 
     public = _load(args.corpus / "public.jsonl")
     for source_name in args.sources.split(","):

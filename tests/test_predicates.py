@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import math
+import re
+from collections import Counter
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,6 +37,7 @@ from memgate.scanning.predicates import (
     is_word_like,
     jwt_valid,
     luhn_valid,
+    mixed_case,
     phone_context,
     phone_digits,
     secret_like,
@@ -184,6 +190,12 @@ def test_emails() -> None:
     assert email_personal("liuyutong88@example.com")
     assert email_personal("ab@example.com", "邮箱 ab@example.com")
     assert not email_personal("ab@example.com", "ab@example.com")
+    assert email_personal("ab@QQ.com") and email_personal("ab@mail.yahoo.co.uk")
+    assert not email_personal("ab@gmail.example.com")
+    assert email_personal("ab@example.com", "Customer: ab@example.com")
+    assert email_personal("ab@example.com", "the user's address ab@example.com")
+    assert not email_personal("ab@example.com", "customer_id ab@example.com")  # not a word
+    assert is_non_personal_email("bot@x.example", "Co-Authored-By: bot <bot@x.example>")
 
 
 def test_phones() -> None:
@@ -217,6 +229,51 @@ def test_entropy() -> None:
     assert shannon_entropy("") == 0.0
     assert shannon_entropy("aaaa") == 0.0
     assert shannon_entropy("ab") == 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.text(alphabet="ab01xyZ+/", max_size=1500))
+def test_entropy_matches_its_definition(value: str) -> None:
+    n = len(value)
+    expected = -sum(c / n * math.log2(c / n) for c in Counter(value).values()) if n else 0.0
+    assert shannon_entropy(value) == pytest.approx(expected, abs=1e-9)
+
+
+def _sequential_spec(value: str) -> bool:
+    """`is_sequential` written plainly, as the definition its fast version must keep."""
+    if len(value) < 6:
+        return False
+    if len(set(value)) <= 2 or (len(value) >= 16 and len(set(value)) < 8):
+        return True
+    steps = {ord(b) - ord(a) for a, b in pairwise(value)}
+    if len(steps) == 1 and steps <= {1, -1, 0}:
+        return True
+    if re.search(
+        r"(?i)abcdefghij|bcdefghijk|cdefghijkl|defghijklm|efghijklmn|fghijklmno|"
+        r"ghijklmnop|hijklmnopq|ijklmnopqr|jklmnopqrs|klmnopqrst|lmnopqrstu|mnopqrstuv|"
+        r"nopqrstuvw|opqrstuvwx|pqrstuvwxy|qrstuvwxyz|0123456789|1234567890",
+        value,
+    ):
+        return True
+    repeated = max((len(m.group(0)) for m in re.finditer(r"(.{1,4})\1{4,}", value)), default=0)
+    return repeated >= 10 and repeated * 10 >= len(value) * 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.lists(
+        st.sampled_from(["a", "B", "7", "x", "abc", "123", "Zq8v", "K", "ab", "9", "-"]),
+        max_size=40,
+    ).map("".join)
+)
+def test_sequential_matches_its_definition(value: str) -> None:
+    assert is_sequential(value) == _sequential_spec(value)
+
+
+def test_mixed_case() -> None:
+    assert mixed_case("wJalrXUtnFEMI7K7MDENG")
+    assert not mixed_case("a84bba07931db925306a0799dc6ebd718b8c764d")
+    assert not mixed_case("ABCDEFGHIJ1234567890")
 
 
 @settings(max_examples=200, deadline=None)

@@ -44,6 +44,8 @@ SECRET_CASES = [
     ("SENDGRID={v}", "SG.{{gen:b64url:22}}.{{gen:b64url:43}}", "MG-SEC-019"),
     ("DATABASE_URL=postgres://app:{v}@db.example.net:5432/app", "{{gen:alnum:18}}", "MG-SEC-028"),
     ('{{"db": {{"password": "{v}"}}}}', "{{gen:alnum:14}}7!", "MG-SEC-031"),
+    ("app.encryption-key: {v}", "{{gen:alnum:32}}", "MG-SEC-031"),
+    ("Secret_B64 => '{v}'", "{{gen:alnum:36}}", "MG-SEC-031"),
     (
         'curl -H "Authorization: Bearer {v}" https://api.example.com',
         "{{gen:alnum:40}}",
@@ -62,6 +64,16 @@ def test_secret_is_found_and_redacted(
     assert rule_id in _sensitive(result)
     _assert_redacted(result, value)
     assert f"[REDACTED:{rule_id}:" in result.redacted or "[REDACTED:MG-" in result.redacted
+
+
+def test_unlabeled_aws_secret_next_to_its_key_id(scanner: Scanner) -> None:
+    key_id = expand("AKIA{{gen:upper_digit:16}}", "pair-id")
+    secret = expand("{{gen:alnum:20}}/{{gen:alnum:19}}", "pair-secret")
+    result = scanner.scan(f"IAM user ci-deploy\n{key_id}\t{secret}\n")
+    assert {"MG-SEC-001", "MG-SEC-043"} <= set(_sensitive(result))
+    _assert_redacted(result, secret)
+    far = scanner.scan(f"{key_id}\n" + "notes " * 40 + secret)
+    assert "MG-SEC-043" not in _sensitive(far)
 
 
 def test_only_the_value_is_redacted(scanner: Scanner) -> None:

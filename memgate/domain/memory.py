@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
@@ -82,6 +83,15 @@ class MemoryWrite(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     target: Target = Target.AUTO
     ttl_seconds: float | None = Field(default=None, gt=0)
+
+    @field_validator("metadata")
+    @classmethod
+    def _json_metadata(cls, value: dict[str, Any]) -> dict[str, Any]:
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"metadata must be plain JSON: {exc}") from None
+        return value
 
     @field_validator("namespace")
     @classmethod

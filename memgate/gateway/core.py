@@ -34,7 +34,7 @@ from memgate.domain.memory import (
     check_transition,
 )
 from memgate.domain.ports import PoolQuery, ReadRecord, Store
-from memgate.errors import NotFound, OversizedWrite, ReviewRefused
+from memgate.errors import NotFound, OversizedWrite, ReviewRefused, WriteRefused
 from memgate.log.keys import load_or_create_key
 from memgate.pools.short import ShortTermPool, utcnow
 from memgate.store.memory import MemoryStore
@@ -200,11 +200,26 @@ class Gateway:
     # -- writes ------------------------------------------------------------------
 
     async def write(self, write: MemoryWrite) -> WriteReceipt:
-        """Scan, route, log. Raises OversizedWrite (nothing stored) above max_bytes."""
+        """Scan, route, log. Raises OversizedWrite (nothing stored) above max_bytes,
+        and WriteRefused when the key carries a secret or personal datum. Secrets in
+        metadata string values are redacted like those in content."""
         content = _SURROGATES.sub("\ufffd", write.content)
         size = len(content.encode("utf-8"))
         if size > self.routing.max_bytes:
             raise OversizedWrite(size, self.routing.max_bytes)
+        if write.key is not None:
+            rules = self._sensitive_rules(write.key, write.source)
+            if rules:
+                raise WriteRefused(
+                    f"the key contains sensitive data ({', '.join(rules)}); keys are identifiers:"
+                    " put the value in the content, where it is redacted"
+                )
+        write = write.model_copy(
+            update={
+                "content": content,
+                "metadata": self._redact_metadata(write.metadata, write.source),
+            }
+        )
         report = self.inspector.inspect(content, write.source)
         receipt = await self._admit(write, report, derived_from=())
         if receipt.state is MemoryState.TRANSIENT:
@@ -213,6 +228,28 @@ class Gateway:
                 receipt = receipt.model_copy(update={"promoted_id": promoted.id})
         await self._log_evictions()
         return receipt
+
+    def _sensitive_rules(self, text: str, source: Source) -> list[str]:
+        found = self.inspector.scanner.scan(text, source).findings
+        return sorted({f.rule_id for f in found if f.category.sensitive})
+
+    def _redact_metadata(self, value: Any, source: Source, depth: int = 0) -> Any:
+        """Metadata is stored as given except that string values carrying a secret or
+        personal datum are replaced by their redacted form."""
+        if depth > 32:
+            return value
+        if isinstance(value, str):
+            if len(value) < 6:
+                return value
+            result = self.inspector.scanner.scan(value, source)
+            if any(f.category.sensitive for f in result.findings):
+                return result.redacted
+            return value
+        if isinstance(value, dict):
+            return {k: self._redact_metadata(v, source, depth + 1) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._redact_metadata(v, source, depth + 1) for v in value]
+        return value
 
     def _route(self, write: MemoryWrite, report: ScanReport) -> tuple[PoolName, MemoryState, Op]:
         if report.decision is Decision.REJECT:
@@ -515,16 +552,27 @@ class Gateway:
         return await self._change(item, Op.DELETED, MemoryState.DELETED, actor=actor, reason=reason)
 
     async def expire_reviews(self) -> int:
-        """Pending items older than the review timeout are rejected (fail closed)."""
+        """Items pending review for longer than the review timeout are rejected
+        (fail closed). The time counts from when the item entered review
+        (`updated_at`), so one demoted by a rescan gets the full timeout however
+        old it is; `older_than` (on `created_at`) only narrows the candidates."""
         cutoff = self._clock() - timedelta(seconds=self.routing.review_timeout_seconds)
-        stale = await self.store.list(
-            PoolQuery(
-                states=frozenset({MemoryState.PENDING_REVIEW}),
-                older_than=cutoff,
-                limit=1000,
-                oldest_first=True,
+        stale: list[MemoryItem] = []
+        offset = 0
+        while True:
+            page = await self.store.list(
+                PoolQuery(
+                    states=frozenset({MemoryState.PENDING_REVIEW}),
+                    older_than=cutoff,
+                    limit=500,
+                    offset=offset,
+                    oldest_first=True,
+                )
             )
-        )
+            if not page:
+                break
+            offset += len(page)
+            stale.extend(item for item in page if item.updated_at < cutoff)
         for item in stale:
             await self._change(
                 item, Op.REJECTED, MemoryState.REJECTED, actor=SYSTEM_ACTOR, reason="review_timeout"
@@ -613,14 +661,21 @@ class Gateway:
         self, namespace: tuple[str, ...], key: str, reader: Reader | None = None
     ) -> MemoryItem | None:
         reader = reader or Reader()
-        for item in (
-            await self.short.get_by_key(namespace, key),
-            await self.store.get_by_key(namespace, key),
-        ):
-            if item is not None and self._visible(item, reader):
-                await self._record([item], reader)
-                return item
-        return None
+        candidates = [
+            item
+            for item in (
+                await self.short.get_by_key(namespace, key),
+                await self.store.get_by_key(namespace, key),
+            )
+            if item is not None and self._visible(item, reader)
+        ]
+        if not candidates:
+            return None
+        # NOTE: a key can live in both pools (a tool output and a reviewed fact);
+        # the newest version wins.
+        newest = max(candidates, key=lambda i: i.updated_at)
+        await self._record([newest], reader)
+        return newest
 
     async def search(
         self,

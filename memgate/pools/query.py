@@ -32,13 +32,14 @@ def matches(item: MemoryItem, query: PoolQuery) -> bool:
     return all(item.metadata.get(k) == v for k, v in query.metadata.items())
 
 
-def text_matches(item: MemoryItem, text: str | None) -> bool:
-    """Every word of the query occurs as a word of the content (as FTS5 does)."""
+def text_matches(item: MemoryItem, text: str | None, have: frozenset[str] | None = None) -> bool:
+    """Every word of the query occurs as a word of the content (as FTS5 does).
+    `have` is the item's word set when the caller keeps it precomputed."""
     if not text:
         return True
-    wanted = words(text)
-    have = set(words(item.content))
-    return all(w in have for w in wanted)
+    if have is None:
+        have = frozenset(words(item.content))
+    return all(w in have for w in words(text))
 
 
 def page(items: Iterable[MemoryItem], query: PoolQuery) -> list[MemoryItem]:

@@ -16,7 +16,7 @@ from cachetools import TLRUCache
 
 from memgate.domain.memory import MemoryItem, MemoryState
 from memgate.domain.ports import PoolQuery
-from memgate.pools.query import matches, page, text_matches
+from memgate.pools.query import matches, page, text_matches, words
 
 Clock = Callable[[], datetime]
 
@@ -69,6 +69,7 @@ class ShortTermPool:
         self._spaces: dict[tuple[str, ...], _NamespaceCache] = {}
         self._where: dict[str, tuple[str, ...]] = {}
         self._evicted: Evictions = []
+        self._words: dict[str, tuple[str, frozenset[str]]] = {}
 
     def _timer(self) -> float:
         return self._clock().timestamp()
@@ -97,6 +98,7 @@ class ShortTermPool:
         self._where[item.id] = item.namespace
 
     async def remove(self, memory_id: str) -> None:
+        self._words.pop(memory_id, None)
         namespace = self._where.pop(memory_id, None)
         if namespace is not None:
             self._spaces[namespace].pop(memory_id, None)
@@ -137,8 +139,22 @@ class ShortTermPool:
     async def list(self, query: PoolQuery) -> Items:
         return page(self._candidates(query), query)
 
+    def _word_set(self, item: MemoryItem) -> frozenset[str]:
+        """The item's words, computed once per content (search is per query, not per item)."""
+        cached = self._words.get(item.id)
+        if cached is not None and cached[0] is item.content:
+            return cached[1]
+        found = frozenset(words(item.content))
+        self._words[item.id] = (item.content, found)
+        return found
+
     async def search(self, query: PoolQuery) -> Items:
-        return page([i for i in self._candidates(query) if text_matches(i, query.text)], query)
+        if not query.text:
+            return page(self._candidates(query), query)
+        return page(
+            [i for i in self._candidates(query) if text_matches(i, query.text, self._word_set(i))],
+            query,
+        )
 
     def expire(self) -> None:
         """Drop every item whose time has come (they are collected as evicted)."""
@@ -154,6 +170,7 @@ class ShortTermPool:
                 and item.id not in self._spaces[item.namespace]
             ):
                 del self._where[item.id]
+                self._words.pop(item.id, None)
         return drained
 
     def __len__(self) -> int:

@@ -26,18 +26,26 @@ _DIGITS = frozenset("0123456789")
 Predicate = Callable[[str, str], bool]
 """(value, context) -> bool. Context is the text around the value."""
 
-_PLACEHOLDER = re.compile(
-    r"""(?ix)
-    ^(?:your|my|the|some|an?)?[_-]?(?:api|secret|access|auth|private|client|app|bot|db)?[_-]?
+# Placeholder shapes, matched on the lower-cased value. `_PLACEHOLDER_WHOLE` and
+# `_PLACEHOLDER_START` are anchored (one attempt); `_PLACEHOLDER_ANYWHERE` starts
+# every branch with a literal, so the regex engine only stops on those characters.
+_PLACEHOLDER_WHOLE = re.compile(
+    r"""(?x)
+    (?:your|my|the|some|an?)?[_-]?(?:api|secret|access|auth|private|client|app|bot|db)?[_-]?
       (?:key|token|secret|password|pass|pwd|id)[_-]?(?:id|here)?$
-    | your[_-]|_here$|-here$|^<|^\{|^\[|^\$\{|^\$\(|\{\{.*\}\}|^\$[A-Z_][A-Z0-9_]*$|^%[A-Z_]+%$
-    | ^(?:x{3,}|\*{3,}|\.{3,}|-{3,}|\#{3,}|0{6,})
+    | (?:secret|password|passw0rd|token|null|none|nil|undefined|true|false|test|testing|pass|
+         admin|root|user|guest|yyy+|zzz+|foo|bar|foobar|string|value|required|optional)$
+    | \$[a-z_][a-z0-9_]*$|%[a-z_]+%$
+    | <|\{|\[|\$\{|\$\(
+    | x{3,}|\*{3,}|\.{3,}|-{3,}|\#{3,}|0{6,}
+    """
+)
+_PLACEHOLDER_ANYWHERE = re.compile(
+    r"""(?x)
+    your[_-]|_here$|-here$|\{\{.*\}\}
     | changeme|change[_-]me|placeholder|example|redacted|dummy|sample|fake|test[_-]?key
     | replace[_-]?(?:me|with|this)|insert[_-]|put[_-]your|enter[_-]your|todo
-    | ^(?:secret|password|passw0rd|token|null|none|nil|undefined|true|false|test|testing|pass|
-         admin|root|user|guest|yyy+|zzz+|foo|bar|foobar|string|value|required|optional)$
-    | \.\.\.|…
-    | x{4,}|\*{3,}
+    | \.\.\.|…|xxxx|\*\*\*
     """
 )
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -57,11 +65,19 @@ _INTEGRITY_PREFIX = re.compile(
 
 def shannon_entropy(value: str) -> float:
     """Bits per character."""
-    if not value:
-        return 0.0
-    counts = Counter(value)
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    if not n:
+        return 0.0
+    # H = log2(n) - sum(c * log2(c)) / n, with c * log2(c) from a table for short values.
+    counts = Counter(value).values()
+    if n < len(_XLOGX):
+        total = sum(map(_XLOGX.__getitem__, counts))
+    else:
+        total = sum(c * math.log2(c) for c in counts)
+    return max(0.0, math.log2(n) - total / n)
+
+
+_XLOGX = tuple(c * math.log2(c) if c else 0.0 for c in range(1024))
 
 
 def _before(value: str, context: str, n: int = 60) -> str:
@@ -77,7 +93,8 @@ def is_placeholder(value: str, context: str = "") -> bool:
     stripped = value.strip("'\"` ")
     if not stripped:
         return True
-    if _PLACEHOLDER.search(stripped):
+    lowered = stripped.lower()
+    if _PLACEHOLDER_WHOLE.match(lowered) or _PLACEHOLDER_ANYWHERE.search(lowered):
         return True
     # A long run of one character ("QQQQQQQQQQ", "0000000000") is typed, not generated
     # (real tokens may hold a short run: AWS session tokens contain "//////////").
@@ -108,25 +125,28 @@ def is_integrity_hash(value: str, context: str = "") -> bool:
 
 def is_sequential(value: str, context: str = "") -> bool:
     """`abcdefgh`, `12345678`, `aaaaaaaa`, `123123123123`: made up by a person, not a generator."""
-    if len(value) < 6:
+    n = len(value)
+    if n < 6:
         return False
-    if len(set(value)) <= 2:
+    distinct = len(set(value))
+    if distinct <= 2 or (n >= 16 and distinct < 8):
         return True
-    if len(value) >= 16 and len(set(value)) < 8:
+    step = ord(value[1]) - ord(value[0])
+    if step in (1, -1) and all(ord(b) - ord(a) == step for a, b in itertools.pairwise(value)):
         return True
-    steps = {ord(b) - ord(a) for a, b in itertools.pairwise(value)}
-    if len(steps) == 1 and steps <= {1, -1, 0}:
+    if _ALPHABET_RUN.search(value.lower()):
         return True
-    # A short unit repeated over much of the value ("123123123123") or an alphabet run.
-    if _ALPHABET_RUN.search(value):
-        return True
+    # A short unit repeated over much of the value ("123123123123"): a span of
+    # max(10, 0.4 n) characters with at most 4 distinct ones repeats span - 4 of them.
+    if distinct > n - max(10, (n * 4 + 9) // 10) + 4:
+        return False
     repeated = max((len(m.group(0)) for m in _REPEATED_UNIT.finditer(value)), default=0)
-    return repeated >= 10 and repeated * 10 >= len(value) * 4
+    return repeated >= 10 and repeated * 10 >= n * 4
 
 
 _REPEATED_UNIT = re.compile(r"(.{1,4})\1{4,}")
-_ALPHABET_RUN = re.compile(
-    r"(?i)abcdefghij|bcdefghijk|cdefghijkl|defghijklm|efghijklmn|fghijklmno|ghijklmnop|"
+_ALPHABET_RUN = re.compile(  # on the lower-cased value
+    r"abcdefghij|bcdefghijk|cdefghijkl|defghijklm|efghijklmn|fghijklmno|ghijklmnop|"
     r"hijklmnopq|ijklmnopqr|jklmnopqrs|klmnopqrst|lmnopqrstu|mnopqrstuv|nopqrstuvw|opqrstuvwx|"
     r"pqrstuvwxy|qrstuvwxyz|0123456789|1234567890"
 )
@@ -250,8 +270,8 @@ def is_test_card(value: str, context: str = "") -> bool:
     return digits in _TEST_CARDS and bool(_TEST_CONTEXT.search(context))
 
 
-_ROLE_LOCAL = re.compile(
-    r"""(?ix)^(?:
+_ROLE_LOCAL = re.compile(  # on the lower-cased local part
+    r"""(?x)^(?:
     no[-_.]?reply|do[-_.]?not[-_.]?reply|support|info|help|helpdesk|admin|administrator|
     contact|sales|billing|orders?|notifications?|notify|alerts?|news|newsletter|marketing|
     hello|hi|team|security|abuse|postmaster|webmaster|hostmaster|root|mailer[-_.]daemon|
@@ -263,8 +283,8 @@ _ROLE_LOCAL = re.compile(
     john[._-]?doe|jane[._-]?doe|john|jane|alice|bob|carol|dave|eve|mallory
     )$"""
 )
-_GIT_TRAILER = re.compile(
-    r"(?i)(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|"
+_GIT_TRAILER = re.compile(  # on lower-cased text
+    r"(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|"
     r"author_email|maintainer_email|git config)\W{0,4}[^\n]{0,60}$"
 )
 
@@ -336,48 +356,130 @@ def is_non_personal_email(value: str, context: str = "") -> bool:
     under its own name (gogo@gogoair.com), generic doc examples (user@example.com),
     and git trailers / package metadata."""
     local, _, domain = value.partition("@")
-    if _ROLE_LOCAL.match(local):
+    low_local = local.lower()
+    if _ROLE_LOCAL.match(low_local):
         return True
-    if any(t in _ROLE_TOKENS for t in re.split(r"[-_.+]", local.lower())):
+    if not _ROLE_TOKENS.isdisjoint(_LOCAL_SEPARATORS.split(low_local)):
         return True
     lowered = domain.lower()
-    if len(local) >= 3 and local.isalpha() and local.lower() in lowered:
+    if len(local) >= 3 and local.isalpha() and low_local in lowered:
         return True
     if lowered.endswith(("noreply.github.com", "users.noreply.gitlab.com")):
         return True
-    return bool(_GIT_TRAILER.search(_before(value, context, 80)))
+    return bool(_GIT_TRAILER.search(_before(value, context, 80).lower()))
+
+
+_LOCAL_SEPARATORS = re.compile(r"[-_.+]")
 
 
 _NAME_LIKE_LOCAL = re.compile(
     r"(?i)^(?:[a-z]{2,}[._-][a-z]{2,}(?:[._-]?[a-z0-9]{1,10})?"  # first.last, first_last2
     r"|[a-z]{4,}\d{1,4})$"  # liuyutong88
 )
-_PERSONAL_CONTEXT = re.compile(
-    r"""(?ix)
-    \b(?:name|contact|customer|patient|client|tenant|landlord|employee|applicant|member|student|
-    user'?s|my\s+e-?mail|personal|private|home|mobile|phone|cell|reach\s+me|email\s+me|
-    e-?mail\s*(?:address)?\s*[:：=]|from:|to:|cc:|signature|resume|cv|dob|address|guest|
-    passenger|recipient|owner|holder|emergency|parent|spouse)\b
-    |邮箱|邮件|联系|客户|用户|姓名|收件|收货|电话|手机|住址|地址|简历|员工|个人|本人|患者|租客
+# Said to be someone's address: a whole word (`\bname\b`), a phrase, or a CJK term.
+_PERSONAL_WORDS = frozenset(
+    [
+        "name",
+        "contact",
+        "customer",
+        "patient",
+        "client",
+        "tenant",
+        "landlord",
+        "employee",
+        "applicant",
+        "member",
+        "student",
+        "users",
+        "personal",
+        "private",
+        "home",
+        "mobile",
+        "phone",
+        "cell",
+        "signature",
+        "resume",
+        "cv",
+        "dob",
+        "address",
+        "guest",
+        "passenger",
+        "recipient",
+        "owner",
+        "holder",
+        "emergency",
+        "parent",
+        "spouse",
+    ]
+)
+_WORD = re.compile(r"\w+")
+_PERSONAL_PHRASE = re.compile(  # on lower-cased text; `\b` after the first letter
+    r"""(?x)
+    (?: u(?<!\w.)ser'?s | m(?<!\w.)y\s+e-?mail | r(?<!\w.)each\s+me | e(?<!\w.)mail\s+me
+      | e(?<!\w.)-?mail\s*(?:address)?\s*[:：=] | f(?<!\w.)rom: | t(?<!\w.)o: | c(?<!\w.)c: )\b
     """
 )
-
-
-_FREEMAIL = re.compile(
-    r"(?i)(?:^|\.)(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|aol|"
-    r"proton|protonmail|pm|gmx|web|mail|yandex|qq|foxmail|163|126|yeah|sina|sohu|aliyun|139|"
-    r"naver|daum|hanmail)\.(?:com|net|org|de|fr|ru|cn|co\.uk|co\.jp|me|ch|kr)$"
+_PERSONAL_CJK = re.compile(
+    "邮箱|邮件|联系|客户|用户|姓名|收件|收货|电话|手机|住址|地址|简历|员工|个人|本人|患者|租客"
 )
+_FREEMAIL_NAMES = frozenset(
+    [
+        "gmail",
+        "googlemail",
+        "outlook",
+        "hotmail",
+        "live",
+        "msn",
+        "yahoo",
+        "ymail",
+        "icloud",
+        "me",
+        "aol",
+        "proton",
+        "protonmail",
+        "pm",
+        "gmx",
+        "web",
+        "mail",
+        "yandex",
+        "qq",
+        "foxmail",
+        "163",
+        "126",
+        "yeah",
+        "sina",
+        "sohu",
+        "aliyun",
+        "139",
+        "naver",
+        "daum",
+        "hanmail",
+    ]
+)
+_FREEMAIL_TLDS = frozenset(["com", "net", "org", "de", "fr", "ru", "cn", "me", "ch", "kr"])
+
+
+def _is_freemail(domain: str) -> bool:
+    labels = domain.lower().split(".")
+    if len(labels) >= 2 and labels[-1] in _FREEMAIL_TLDS and labels[-2] in _FREEMAIL_NAMES:
+        return True
+    return (
+        len(labels) >= 3
+        and labels[-2] == "co"
+        and labels[-1] in ("uk", "jp")
+        and labels[-3] in _FREEMAIL_NAMES
+    )
 
 
 def email_personal(value: str, context: str = "") -> bool:
     """Validator: an address that belongs to a person: a name-like local part, a
     free-mail provider (gmail, qq, 163...), or said to be someone's (contact, 邮箱...)."""
     local, _, domain = value.partition("@")
-    return bool(
-        _NAME_LIKE_LOCAL.match(local)
-        or _FREEMAIL.search(domain)
-        or _PERSONAL_CONTEXT.search(context)
+    if _NAME_LIKE_LOCAL.match(local) or _is_freemail(domain) or _PERSONAL_CJK.search(context):
+        return True
+    lowered = context.lower()
+    return not _PERSONAL_WORDS.isdisjoint(_WORD.findall(lowered)) or bool(
+        _PERSONAL_PHRASE.search(lowered)
     )
 
 
@@ -429,23 +531,23 @@ def cn_id_context(value: str, context: str = "") -> bool:
 
 
 def has_digit(value: str, context: str = "") -> bool:
-    return any(c.isdigit() for c in value)
+    return any(map(str.isdigit, value))
+
+
+def mixed_case(value: str, context: str = "") -> bool:
+    """Validator: upper- and lower-case letters and a digit (base64 of random bytes)."""
+    return any(map(str.isupper, value)) and any(map(str.islower, value)) and has_digit(value)
 
 
 def secret_like(value: str, context: str = "") -> bool:
     """Validator for generic assignments: no whitespace, at least 8 chars, and at least
     two character classes among lower, upper, digit, symbol (or long and high-entropy)."""
-    if len(value) < 8 or any(c.isspace() for c in value):
+    if len(value) < 8 or any(map(str.isspace, value)):
         return False
-    classes = sum(
-        (
-            any(c.islower() for c in value),
-            any(c.isupper() for c in value),
-            any(c.isdigit() for c in value),
-            any(not c.isalnum() for c in value),
-        )
-    )
-    if classes >= 2 and any(c.isdigit() or not c.isalnum() for c in value):
+    digit = any(map(str.isdigit, value))
+    symbol = not value.isalnum()
+    classes = any(map(str.islower, value)) + any(map(str.isupper, value)) + digit + symbol
+    if classes >= 2 and (digit or symbol):
         return True
     return len(value) >= 20 and shannon_entropy(value) >= 4.0
 
@@ -583,6 +685,7 @@ VALIDATORS: dict[str, Predicate] = {
     "jwt": jwt_valid,
     "secret_like": secret_like,
     "has_digit": has_digit,
+    "mixed_case": mixed_case,
     "email_personal": email_personal,
     "phone_context": phone_context,
     "phone_digits": phone_digits,
