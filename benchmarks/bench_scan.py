@@ -30,7 +30,7 @@ from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
 from memgate.trust import Inspector, Policy
 
 SIZES = (512, 2048, 4096, 16384)
-KINDS = ("prose", "code", "mixed")
+KINDS = ("prose", "code", "mixed", "hostile")
 RESULTS = Path(__file__).resolve().parent / "results"
 PY_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 

@@ -165,23 +165,27 @@ def _raw_piece(rng: random.Random, kind: str) -> str:
         roll = rng.random()
         if roll < 0.6:
             return "```python\n" + rng.choice(PYTHON) + "```"
-        if roll < 0.9:
+        if roll < 0.97:
             return "```bash\n" + rng.choice(SHELL) + "```"
         return "```python\n" + rng.choice(DANGEROUS) + "```"
+    # `mixed`: mostly ordinary content, with a few secrets and injections, as memory
+    # traffic is; `hostile`: every other piece is a secret, an injection or dangerous code.
+    bad = 0.04 if kind == "mixed" else 0.5
     roll = rng.random()
-    if roll < 0.45:
-        return _raw_piece(rng, "prose")
-    if roll < 0.65:
-        return _raw_piece(rng, "code")
-    if roll < 0.8:
-        return _json_block(rng)
-    if roll < 0.9:
+    if roll < bad / 2:
         return f"token for the deploy bot: {_fake_secret(rng)}"
-    return rng.choice(INJECTIONS)
+    if roll < bad:
+        return rng.choice(INJECTIONS) if rng.random() < 0.7 else rng.choice(DANGEROUS)
+    roll = rng.random()
+    if roll < 0.55:
+        return _raw_piece(rng, "prose")
+    if roll < 0.8:
+        return _raw_piece(rng, "code")
+    return _json_block(rng)
 
 
 def generate(size: int, kind: str, seed: int) -> str:
-    """One write of about `size` bytes (UTF-8) of `kind`: prose, code or mixed."""
+    """One write of about `size` bytes (UTF-8) of `kind`: prose, code, mixed or hostile."""
     rng = random.Random(seed)
     parts: list[str] = []
     total = 0
