@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import contextlib
 import os
 import re
 import secrets
@@ -279,10 +280,44 @@ class Gateway:
         actor: str | None = None,
     ) -> WriteReceipt:
         pool, state, route_op = self._route(write, report)
+        keyed = write.key is not None and pool is not PoolName.NONE
+        # Keyed writes read the previous version, so they take the lock for the
+        # read-modify-append; unkeyed writes don't, and share group commits.
+        async with self._lock if keyed else contextlib.nullcontext():
+            previous = None
+            if keyed and write.key is not None:
+                previous = await self._by_key(pool, write.namespace, write.key)
+            item, event = self._new_version(
+                write, report, pool, state, op or route_op, actor, previous, derived_from
+            )
+            (record,) = await self.store.append([event])
+            if pool is PoolName.SHORT:
+                await self.short.put(item)
+        if pool is PoolName.SHORT:
+            self._note_session(item)
+        return WriteReceipt(
+            id=item.id,
+            state=state,
+            pool=pool,
+            trust_score=report.trust_score,
+            decision=report.decision,
+            findings=_summary(report.findings),
+            seq=record.seq,
+            version=item.version,
+        )
+
+    def _new_version(
+        self,
+        write: MemoryWrite,
+        report: ScanReport,
+        pool: PoolName,
+        state: MemoryState,
+        op: Op,
+        actor: str | None,
+        previous: MemoryItem | None,
+        derived_from: tuple[str, ...],
+    ) -> tuple[MemoryItem, Event]:
         now = self._clock()
-        previous = None
-        if write.key is not None and pool is not PoolName.NONE:
-            previous = await self._by_key(pool, write.namespace, write.key)
         expires = None
         if pool is PoolName.SHORT:
             ttl = write.ttl_seconds or self.routing.short_ttl_seconds
@@ -315,7 +350,7 @@ class Gateway:
         # state), so it is checked as an entry, not as an edge from the old state.
         check_transition(None, state, item.id)
         event = Event(
-            op=op or route_op,
+            op=op,
             memory_id=item.id,
             at=now,
             actor=actor or write.agent_id or write.session_id or write.source.value,
@@ -324,24 +359,7 @@ class Gateway:
             state_after=state,
             item=item,
         )
-        async with self._lock:
-            (record,) = await self.store.append([event])
-            if pool is PoolName.SHORT:
-                await self.short.put(item)
-            elif previous is not None and previous.pool is PoolName.SHORT:
-                await self.short.remove(previous.id)
-        if pool is PoolName.SHORT:
-            self._note_session(item)
-        return WriteReceipt(
-            id=item.id,
-            state=state,
-            pool=pool,
-            trust_score=report.trust_score,
-            decision=report.decision,
-            findings=_summary(report.findings),
-            seq=record.seq,
-            version=item.version,
-        )
+        return item, event
 
     async def _by_key(
         self, pool: PoolName, namespace: tuple[str, ...], key: str
@@ -430,26 +448,40 @@ class Gateway:
         reason: str | None,
         **updates: Any,
     ) -> MemoryItem:
-        check_transition(item.state, state, item.id)
-        now = self._clock()
-        changed = item.model_copy(
-            update={"state": state, "updated_at": now, "version": item.version + 1, **updates}
-        )
-        event = Event(
-            op=op,
-            memory_id=item.id,
-            at=now,
-            actor=actor,
-            reason=reason,
-            state_before=item.state,
-            state_after=state,
-            item=changed,
-        )
         async with self._lock:
+            # Re-read under the lock: a concurrent change may have moved it already.
+            current = await self._current(item)
+            if current is None:
+                raise NotFound(f"no memory {item.id}")
+            check_transition(current.state, state, current.id)
+            now = self._clock()
+            changed = current.model_copy(
+                update={
+                    "state": state,
+                    "updated_at": now,
+                    "version": current.version + 1,
+                    **updates,
+                }
+            )
+            event = Event(
+                op=op,
+                memory_id=current.id,
+                at=now,
+                actor=actor,
+                reason=reason,
+                state_before=current.state,
+                state_after=state,
+                item=changed,
+            )
             await self.store.append([event])
-            if item.pool is PoolName.SHORT:
-                await self.short.remove(item.id)
+            if current.pool is PoolName.SHORT:
+                await self.short.remove(current.id)
         return changed
+
+    async def _current(self, item: MemoryItem) -> MemoryItem | None:
+        if item.pool is PoolName.SHORT:
+            return await self.short.get(item.id)
+        return await self.store.get(item.id)
 
     async def _long(self, memory_id: str) -> MemoryItem:
         item = await self.store.get(memory_id)

@@ -118,7 +118,7 @@ class SqliteStore:
     """Store port over one SQLite file. Open with `await SqliteStore.open(path, key)`."""
 
     def __init__(
-        self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, key: bytes, chain: Chain
+        self, writer: sqlite3.Connection, reader: aiosqlite.Connection, key: bytes, chain: Chain
     ) -> None:
         self._writer = writer
         self._reader = reader
@@ -134,41 +134,42 @@ class SqliteStore:
     @classmethod
     async def open(cls, path: Path, key: bytes) -> SqliteStore:
         path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
+        # NOTE: the writer is a plain sqlite3 connection used only on the event-loop
+        # thread: a group commit is one short synchronous transaction (WAL,
+        # synchronous=NORMAL: no fsync per commit, durable against process crashes),
+        # where aiosqlite would cost a thread hop per statement. Reads, which can be
+        # long (FTS, verify), go through aiosqlite on their own connection.
+        writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
-            await writer.execute("PRAGMA journal_mode=WAL")
-            await writer.execute("PRAGMA synchronous=NORMAL")
-            await writer.execute("PRAGMA busy_timeout=5000")
-            await cls._migrate(writer)
-            async with writer.execute(
-                "SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1"
-            ) as cur:
-                row = await cur.fetchone()
+            writer.execute("PRAGMA journal_mode=WAL")
+            writer.execute("PRAGMA synchronous=NORMAL")
+            writer.execute("PRAGMA busy_timeout=5000")
+            cls._migrate(writer)
+            row = writer.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1").fetchone()
             reader = await aiosqlite.connect(path, isolation_level=None)
             await reader.execute("PRAGMA busy_timeout=5000")
             await reader.execute("PRAGMA query_only=ON")
         except Exception:
-            await writer.close()
+            writer.close()
             raise
         chain = Chain(key, row[0], row[1]) if row else Chain(key, 0, GENESIS)
         return cls(writer, reader, key, chain)
 
     @staticmethod
-    async def _migrate(db: aiosqlite.Connection) -> None:
-        async with db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
+    def _migrate(db: sqlite3.Connection) -> None:
+        row = db.execute("PRAGMA user_version").fetchone()
         current = int(row[0]) if row else 0
         for number, sql in migrations():
             if number <= current:
                 continue
-            await db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE")
             try:
                 for statement in _split_sql(sql):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number:d}")
-                await db.execute("COMMIT")
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number:d}")
+                db.execute("COMMIT")
             except Exception:
-                await db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
                 raise
 
     # -- writing -------------------------------------------------------------
@@ -200,15 +201,18 @@ class SqliteStore:
 
     async def _drain(self) -> None:
         try:
+            # Let every writer that is ready enqueue first: they share one commit.
+            await asyncio.sleep(0)
             while self._queue or self._reads:
                 batch = self._queue[:MAX_BATCH]
                 del self._queue[:MAX_BATCH]
                 reads, self._reads = self._reads, []
-                await self._commit(batch, reads)
+                self._commit(batch, reads)
+                await asyncio.sleep(0)
         finally:
             self._idle.set()
 
-    async def _commit(
+    def _commit(
         self,
         batch: list[tuple[Sequence[Event], asyncio.Future[Records]]],
         reads: Reads,
@@ -257,28 +261,28 @@ class SqliteStore:
             results.append(records)
         db = self._writer
         try:
-            await db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE")
             if event_rows:
-                await db.executemany(_INSERT_EVENT, event_rows)
+                db.executemany(_INSERT_EVENT, event_rows)
             if item_rows:
-                await db.executemany(_UPSERT_ITEM, item_rows)
+                db.executemany(_UPSERT_ITEM, item_rows)
             if short_rows:
-                await db.executemany(_UPSERT_SHORT, short_rows)
+                db.executemany(_UPSERT_SHORT, short_rows)
             if short_gone:
-                await db.executemany(_DELETE_SHORT, short_gone)
+                db.executemany(_DELETE_SHORT, short_gone)
             if reads:
-                await db.executemany(
+                db.executemany(
                     _INSERT_READ,
                     [
                         (r.memory_id, r.at.isoformat(), r.session_id, r.call_id, r.agent_id)
                         for r in reads
                     ],
                 )
-            await db.execute("COMMIT")
+            db.execute("COMMIT")
         except (sqlite3.Error, ValueError) as exc:
             self._chain.reset(last_seq, head)
             with contextlib.suppress(sqlite3.Error):
-                await db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
             error = StorageError(f"commit failed: {exc.__class__.__name__}")
             for _, future in batch:
                 if not future.done():
@@ -321,10 +325,10 @@ class SqliteStore:
     # -- the long-term pool ----------------------------------------------------
 
     async def put(self, item: MemoryItem) -> None:
-        await self._writer.execute(_UPSERT_ITEM, _item_row(item))
+        self._writer.execute(_UPSERT_ITEM, _item_row(item))
 
     async def remove(self, memory_id: str) -> None:
-        await self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
+        self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
 
     async def get(self, memory_id: str) -> MemoryItem | None:
         async with self._reader.execute("SELECT body FROM items WHERE id = ?", (memory_id,)) as cur:
@@ -420,7 +424,7 @@ class SqliteStore:
         await self.flush()
         self._closed = True
         await self._reader.close()
-        await self._writer.close()
+        self._writer.close()
 
 
 def _split_sql(script: str) -> builtins.list[str]:
