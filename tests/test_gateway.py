@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from memgate.bootstrap import memory_gateway, open_gateway, open_sync_gateway
 from memgate.domain import Decision, Source
 from memgate.domain.events import Op
 from memgate.domain.memory import MemoryState, MemoryWrite, PoolName, Reader, Target
 from memgate.errors import IllegalTransition, NotFound, OversizedWrite, ReviewRefused
-from memgate.gateway import Gateway, SyncGateway, render_context
+from memgate.gateway import Gateway, render_context
 from memgate.scanning.examples import expand
 from memgate.trust import Policy
 
@@ -57,9 +58,9 @@ def make(
     def factory(clock: Clock | None = None, policy: Policy | None = None) -> Gateway:
         kwargs = {"clock": clock} if clock else {}
         if request.param == "sqlite":
-            gw = loop.run_until_complete(Gateway.open(tmp_path / "data", policy=policy, **kwargs))
+            gw = loop.run_until_complete(open_gateway(tmp_path / "data", policy=policy, **kwargs))
         else:
-            gw = Gateway.in_memory(policy=policy, **kwargs)
+            gw = memory_gateway(policy=policy, **kwargs)
         opened.append(gw)
         return gw
 
@@ -306,11 +307,11 @@ no_match = ["apple"]
 
 def test_restart_restores_short_term_and_continues_the_chain(tmp_path: Path) -> None:
     async def scenario() -> None:
-        gw = await Gateway.open(tmp_path)
+        gw = await open_gateway(tmp_path)
         t = await gw.write(w("job 7 queued", Source.TOOL, ttl_seconds=3600))
         l_ = await gw.write(w("I prefer tea."))
         await gw.close()
-        gw = await Gateway.open(tmp_path)
+        gw = await open_gateway(tmp_path)
         short = await gw.read(t.id)
         assert short is not None and short.pool is PoolName.SHORT
         assert (await gw.read(l_.id)) is not None
@@ -323,7 +324,7 @@ def test_restart_restores_short_term_and_continues_the_chain(tmp_path: Path) -> 
 
 
 def test_sync_facade(tmp_path: Path) -> None:
-    with SyncGateway.open(tmp_path) as gw:
+    with open_sync_gateway(tmp_path) as gw:
         r = gw.write(w("I prefer aisle seats."))
         item = gw.read(r.id)
         assert item is not None and item.content == "I prefer aisle seats."

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import pytest
 
+from memgate.bootstrap import open_gateway
 from memgate.domain import Source
 from memgate.domain.memory import MemoryItem, MemoryState, MemoryWrite, Target
 from memgate.errors import WriteRefused
-from memgate.gateway.core import Gateway
 from memgate.scanning.examples import expand
 
 CORPUS = Path(__file__).parents[2] / "shared" / "corpus" / "dev.jsonl"
@@ -150,7 +150,7 @@ def _first_item(history_items: list[MemoryItem | None]) -> MemoryItem:
 
 
 async def _exercise(data_dir: Path, cases: list[Case]) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    gateway = await Gateway.open(data_dir)
+    gateway = await open_gateway(data_dir)
     try:
         for n, case in enumerate(cases):
             for target in (Target.LONG, Target.SHORT):
@@ -272,7 +272,7 @@ def test_secrets_in_metadata_are_redacted_and_in_keys_refused(tmp_path: Path) ->
     secret = expand("ghp_{{gen:alnum:36}}", "metadata-secret")
 
     async def main() -> None:
-        gateway = await Gateway.open(tmp_path)
+        gateway = await open_gateway(tmp_path)
         try:
             with pytest.raises(WriteRefused, match="key contains sensitive data"):
                 await gateway.write(

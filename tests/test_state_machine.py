@@ -40,10 +40,11 @@ from hypothesis.stateful import (
     rule,
 )
 
+from memgate.bootstrap import memory_gateway, open_gateway
 from memgate.domain import Decision, Source
 from memgate.domain.memory import ALLOWED, MemoryState, MemoryWrite, PoolName, Reader, Target
 from memgate.errors import IllegalTransition, NotFound
-from memgate.gateway.core import Gateway, WriteReceipt
+from memgate.gateway.core import WriteReceipt
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
 from memgate.trust import Inspector, Policy
 from memgate.trust.policy import Thresholds
@@ -151,9 +152,9 @@ class GatewayMachine(RuleBasedStateMachine):
         try:
             if self.BACKEND == "sqlite":
                 self.tmp = Path(tempfile.mkdtemp(prefix="memgate-sm-"))
-                self.gateway = self.run(Gateway.open(self.tmp, policy=policy(), clock=self.clock))
+                self.gateway = self.run(open_gateway(self.tmp, policy=policy(), clock=self.clock))
             else:
-                self.gateway = Gateway.in_memory(policy=policy(), clock=self.clock)
+                self.gateway = memory_gateway(policy=policy(), clock=self.clock)
         except BaseException:
             self.loop.close()
             if self.tmp is not None:
@@ -478,7 +479,7 @@ class GatewayMachine(RuleBasedStateMachine):
         """Close and open the same data directory: the store is the truth."""
         assert self.tmp is not None
         self.run(self.gateway.close())
-        self.gateway = self.run(Gateway.open(self.tmp, policy=policy(), clock=self.clock))
+        self.gateway = self.run(open_gateway(self.tmp, policy=policy(), clock=self.clock))
         self.default_inspector = self.gateway.inspector
         # Promotion bookkeeping is per process: rebuilt from the transient items.
         self.promoted_fps = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -12,6 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memgate.domain.types import Decision, Finding, Source
 from memgate.errors import IllegalTransition
+
+
+def utcnow() -> datetime:
+    """The default clock: aware UTC time."""
+    return datetime.now(UTC)
 
 
 class Target(StrEnum):

@@ -68,6 +68,17 @@ class Pool(Protocol):
     async def search(self, query: PoolQuery) -> Items: ...
 
 
+class ShortPool(Pool, Protocol):
+    """The short-term pool: a Pool whose items leave by time or capacity. What left
+    is handed over so the gateway can log an `expired` event for each."""
+
+    def expire(self) -> None: ...
+
+    def drain_evicted(self) -> list[tuple[MemoryItem, str]]:
+        """(item, reason) for each item dropped since the last call."""
+        ...
+
+
 class EventLog(Protocol):
     """Append-only, MAC-chained log of events."""
 

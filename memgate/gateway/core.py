@@ -10,14 +10,12 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
-import os
 import re
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import xxhash
@@ -33,19 +31,14 @@ from memgate.domain.memory import (
     Reader,
     Target,
     check_transition,
+    utcnow,
 )
-from memgate.domain.ports import PoolQuery, ReadRecord, Store
+from memgate.domain.ports import PoolQuery, ReadRecord, ShortPool, Store
 from memgate.errors import NotFound, OversizedWrite, ReviewRefused, WriteRefused
-from memgate.log.keys import load_or_create_key
-from memgate.pools.short import ShortTermPool, utcnow
-from memgate.store.memory import MemoryStore
-from memgate.store.sqlite import SqliteStore
 from memgate.trust import Inspector, Policy
 
 Clock = Callable[[], datetime]
 SYSTEM_ACTOR = "memgate"
-LOG_KEY_ENV = "MEMGATE_LOG_KEY"
-FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -104,15 +97,15 @@ def _summary(findings: Sequence[Finding]) -> tuple[FindingSummary, ...]:
 
 
 class Gateway:
-    """Async memory gateway. Build with `Gateway.open(data_dir)` (SQLite) or
-    `Gateway.in_memory()`; use `SyncGateway` from synchronous code."""
+    """Async memory gateway. Build with `memgate.bootstrap.open_gateway(data_dir)` (SQLite) or
+    `memgate.bootstrap.memory_gateway()`; use `SyncGateway` from synchronous code."""
 
     def __init__(
         self,
         *,
         inspector: Inspector,
         store: Store,
-        short: ShortTermPool,
+        short: ShortPool,
         policy: Policy,
         clock: Clock = utcnow,
     ) -> None:
@@ -126,68 +119,7 @@ class Gateway:
         self._promoted_fp: set[str] = set()
         self._lock = asyncio.Lock()
 
-    # -- construction ------------------------------------------------------------
-
-    @classmethod
-    async def open(
-        cls,
-        data_dir: Path,
-        *,
-        policy: Policy | None = None,
-        rules_paths: list[Path] | None = None,
-        clock: Clock = utcnow,
-    ) -> Gateway:
-        """Open (or create) a data directory: `db/memgate.sqlite3` and `keys/`.
-        The log key comes from MEMGATE_LOG_KEY or `keys/log.key` (0600), kept
-        outside the database directory."""
-        data_dir = Path(data_dir)
-        keys = data_dir / "keys"
-        log_key = load_or_create_key(keys / "log.key", env=LOG_KEY_ENV)
-        fp_key = load_or_create_key(keys / "fingerprint.key", env=FINGERPRINT_KEY_ENV)
-        policy = policy or Policy.load()
-        inspector = Inspector.default(rules_paths=rules_paths, fingerprint_key=fp_key)
-        inspector = Inspector(inspector.scanner, policy)
-        store = await SqliteStore.open(data_dir / "db" / "memgate.sqlite3", log_key)
-        gateway = cls(
-            inspector=inspector,
-            store=store,
-            short=cls._short_pool(policy, clock),
-            policy=policy,
-            clock=clock,
-        )
-        await gateway._restore()
-        return gateway
-
-    @classmethod
-    def in_memory(
-        cls,
-        *,
-        policy: Policy | None = None,
-        key: bytes | None = None,
-        clock: Clock = utcnow,
-        inspector: Inspector | None = None,
-    ) -> Gateway:
-        """A gateway on the in-memory twins (tests, notebooks)."""
-        policy = policy or Policy.load()
-        key = key or os.urandom(32)
-        inspector = inspector or Inspector.default(fingerprint_key=key)
-        return cls(
-            inspector=Inspector(inspector.scanner, policy),
-            store=MemoryStore(key),
-            short=cls._short_pool(policy, clock),
-            policy=policy,
-            clock=clock,
-        )
-
-    @staticmethod
-    def _short_pool(policy: Policy, clock: Clock) -> ShortTermPool:
-        routing = policy.routing
-        sliding = timedelta(seconds=routing.short_ttl_seconds) if routing.sliding_expiry else None
-        return ShortTermPool(
-            max_entries=routing.short_max_entries, sliding_ttl=sliding, clock=clock
-        )
-
-    async def _restore(self) -> None:
+    async def restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
         ones are recorded as expired now."""
         for item in sorted(await self.store.short_term_items(), key=lambda i: i.created_at):

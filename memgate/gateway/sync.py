@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine
-from pathlib import Path
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader
@@ -26,11 +25,18 @@ class SyncGateway:
         self._thread = thread
 
     @classmethod
-    def open(cls, data_dir: Path, **kwargs: Any) -> SyncGateway:
+    def start(cls, factory: Callable[[], Coroutine[Any, Any, Gateway]]) -> SyncGateway:
+        """Run `factory()` (e.g. `lambda: open_gateway(path)`) on a new loop thread."""
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="memgate-gateway", daemon=True)
         thread.start()
-        gateway = asyncio.run_coroutine_threadsafe(Gateway.open(data_dir, **kwargs), loop).result()
+        try:
+            gateway = asyncio.run_coroutine_threadsafe(factory(), loop).result()
+        except BaseException:
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(timeout=5)
+            loop.close()
+            raise
         return cls(gateway, loop, thread)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:

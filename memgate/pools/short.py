@@ -9,20 +9,16 @@ comes from the store, which keeps transient items and restores them on start.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from cachetools import TLRUCache
 
-from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery
 from memgate.pools.query import matches, page, text_matches, words
 
 Clock = Callable[[], datetime]
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 Items = list[MemoryItem]

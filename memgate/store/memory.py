@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
-from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.log.chain import Chain, verify_rows
 from memgate.pools.query import matches, page, text_matches
-from memgate.pools.short import utcnow
 from memgate.store.projection import projected
 
 Items = list[MemoryItem]

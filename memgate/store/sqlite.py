@@ -24,11 +24,10 @@ from typing import Any
 import aiosqlite
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
-from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
-from memgate.pools.short import utcnow
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 
 MAX_BATCH = 512
