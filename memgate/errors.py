@@ -8,6 +8,7 @@
     │   └── OversizedWrite  larger than the policy's max_bytes; never truncated
     ├── NotFound            no memory with that id (or not visible to the caller)
     ├── ReviewRefused       a review action that is not allowed (own write, no reason)
+    ├── RollbackInProgress  a rollback holds the write lock; retry after `retry_after`
     ├── KeyFileError        a key file exists but is unusable
     └── StorageError        the store failed; the write was not acknowledged
 
@@ -62,3 +63,11 @@ class KeyFileError(MemgateError):
 
 class StorageError(MemgateError):
     """The store failed; the write was not acknowledged."""
+
+
+class RollbackInProgress(MemgateError):
+    """A rollback holds the write lock; the write was not taken. Retry later."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"a rollback is in progress; retry in {retry_after:g} s")
+        self.retry_after = retry_after

@@ -41,8 +41,11 @@ class Event(BaseModel):
     actor: str
     reason: str | None = None
     state_before: MemoryState | None = None
-    state_after: MemoryState
+    state_after: MemoryState | None = None
+    """None only for markers that concern no single memory (a rollback)."""
     item: MemoryItem | None = None
+    detail: dict[str, Any] | None = None
+    """Structured context for markers, e.g. a rollback's target and scope."""
 
     def summary(self) -> dict[str, Any]:
         """Findings summary stored beside the event: score, rules version, rule ids."""

@@ -103,6 +103,19 @@ class Store(EventLog, Pool, Protocol):
 
     async def reads(self, memory_id: str) -> Reads: ...
 
+    async def seq_at(self, at: datetime) -> int:
+        """The last sequence number whose event happened at or before `at` (0: none)."""
+        ...
+
+    async def state_at(self, seq: int) -> dict[str, dict[str, Any]]:
+        """Every memory's latest item (as JSON) after event `seq`, by replay from
+        the nearest valid snapshot at or before it."""
+        ...
+
+    async def snapshot(self) -> int:
+        """Store a snapshot of the projection at the head; returns its seq."""
+        ...
+
     async def short_term_items(self) -> Items:
         """Transient items, to restore the short-term pool after a restart."""
         ...

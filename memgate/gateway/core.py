@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import contextvars
+import functools
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Concatenate
 
 import xxhash
 from pydantic import BaseModel, ConfigDict
@@ -34,7 +36,10 @@ from memgate.domain.memory import (
     utcnow,
 )
 from memgate.domain.ports import PoolQuery, ReadRecord, ShortPool, Store
+from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.errors import NotFound, OversizedWrite, ReviewRefused, WriteRefused
+from memgate.gateway.gate import WriteGate
+from memgate.gateway.rollback import counts, plan
 from memgate.trust import Inspector, Policy
 
 Clock = Callable[[], datetime]
@@ -62,6 +67,29 @@ def content_fingerprint(text: str) -> str:
 Items = list[MemoryItem]
 Records = list[LogRecord]
 Reads = list[ReadRecord]
+
+
+_IN_GATE: contextvars.ContextVar[bool] = contextvars.ContextVar("memgate_in_gate", default=False)
+
+
+def _gated[**P, R](
+    method: Callable[Concatenate[Gateway, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[Gateway, P], Coroutine[Any, Any, R]]:
+    """Run a state-changing method as a writer of the gate (once per call chain:
+    nested gated calls, like a write that triggers a promotion, don't re-enter)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Gateway, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        if _IN_GATE.get():
+            return await method(self, *args, **kwargs)
+        async with self._gate.write():
+            token = _IN_GATE.set(True)
+            try:
+                return await method(self, *args, **kwargs)
+            finally:
+                _IN_GATE.reset(token)
+
+    return wrapper
 
 
 class FindingSummary(BaseModel):
@@ -118,6 +146,7 @@ class Gateway:
         self._sessions_by_fp: dict[str, set[str]] = {}
         self._promoted_fp: set[str] = set()
         self._lock = asyncio.Lock()
+        self._gate = WriteGate(policy.routing.rollback_wait_seconds)
 
     async def restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
@@ -132,6 +161,7 @@ class Gateway:
 
     # -- writes ------------------------------------------------------------------
 
+    @_gated
     async def write(self, write: MemoryWrite) -> WriteReceipt:
         """Scan, route, log. Raises OversizedWrite (nothing stored) above max_bytes,
         and WriteRefused when the key carries a secret or personal datum. Secrets in
@@ -319,6 +349,7 @@ class Gateway:
         self._promoted_fp.add(item.fingerprint)
         return await self.promote(memory_id, by=SYSTEM_ACTOR, reason="seen in several sessions")
 
+    @_gated
     async def promote(self, memory_id: str, *, by: str, reason: str | None = None) -> WriteReceipt:
         """Rescan a transient memory and route it as a long-term write. The new item
         records what it derived from; the transient one stays until it expires."""
@@ -363,6 +394,7 @@ class Gateway:
             await self.store.append(events)
         return len(events)
 
+    @_gated
     async def expire_due(self) -> int:
         """Expire transient items whose TTL has passed; each gets an `expired` event."""
         self.short.expire()
@@ -427,6 +459,7 @@ class Gateway:
         if reviewer in {item.agent_id, item.session_id}:
             raise ReviewRefused(f"{reviewer} wrote {item.id} and cannot review it")
 
+    @_gated
     async def approve(
         self, memory_id: str, *, reviewer: str, reason: str | None = None
     ) -> MemoryItem:
@@ -441,6 +474,7 @@ class Gateway:
             reviewed_by=reviewer,
         )
 
+    @_gated
     async def reject(self, memory_id: str, *, reviewer: str, reason: str) -> MemoryItem:
         if not reason or not reason.strip():
             raise ReviewRefused("a reason is required to reject")
@@ -455,6 +489,7 @@ class Gateway:
             reviewed_by=reviewer,
         )
 
+    @_gated
     async def edit_and_approve(
         self, memory_id: str, *, reviewer: str, new_content: str, reason: str | None = None
     ) -> MemoryItem:
@@ -508,6 +543,7 @@ class Gateway:
                 out[memory_id] = str(exc)
         return out
 
+    @_gated
     async def delete(self, memory_id: str, *, actor: str, reason: str | None = None) -> MemoryItem:
         """Tombstone: never served again; history stays in the log."""
         item = await self.short.get(memory_id) or await self.store.get(memory_id)
@@ -515,6 +551,7 @@ class Gateway:
             raise NotFound(f"no memory {memory_id}")
         return await self._change(item, Op.DELETED, MemoryState.DELETED, actor=actor, reason=reason)
 
+    @_gated
     async def expire_reviews(self) -> int:
         """Items pending review for longer than the review timeout are rejected
         (fail closed). The time counts from when the item entered review
@@ -543,6 +580,7 @@ class Gateway:
             )
         return len(stale)
 
+    @_gated
     async def rescan(self) -> builtins.list[str]:
         """Rescan approved items scanned under another rules version; demote those
         that no longer pass to pending review. Returns the demoted ids."""
@@ -582,6 +620,87 @@ class Gateway:
                 demoted.append(item.id)
                 offset -= 1
         return demoted
+
+    # -- rollback --------------------------------------------------------------------
+
+    async def rollback(
+        self,
+        *,
+        to: int | datetime,
+        reason: str,
+        actor: str,
+        scope: RollbackScope | None = None,
+        dry_run: bool = True,
+    ) -> RollbackPlan:
+        """Return the store (or a scope of it) to how it was after event `to` (a
+        sequence number, or the last event at or before a time).
+
+        The target is computed by replay. Applying appends one compensating
+        `rolled_back` event per changed memory plus a marker with the reason and
+        actor, in one transaction, while the write gate is closed: writes in
+        flight finish first, new ones wait (then fail with RollbackInProgress);
+        reads go on. Nothing is deleted, so a rollback can itself be undone by
+        rolling back to the sequence number just before its first event."""
+        if not reason.strip() or not actor.strip():
+            raise ValueError("a rollback needs a reason and an actor")
+        scope = scope or RollbackScope()
+        async with self._gate.exclusive():
+            await self.flush()
+            head = (await self.store.checkpoint()).seq
+            to_seq = to if isinstance(to, int) else await self.store.seq_at(to)
+            if not 0 <= to_seq <= head:
+                raise ValueError(f"target sequence {to_seq} is outside 0..{head}")
+            now = self._clock()
+            target = await self.store.state_at(to_seq)
+            current = await self.store.state_at(head)
+            planned = plan(target, current, scope, now)
+            changes = tuple(change for change, _ in planned)
+            result = RollbackPlan(
+                to_seq=to_seq,
+                head_seq=head,
+                scope=scope,
+                changes=changes,
+                counts=counts(list(changes)),
+            )
+            if dry_run:
+                return result
+            events = [
+                Event(
+                    op=Op.ROLLED_BACK,
+                    memory_id=item.id,
+                    at=now,
+                    actor=actor,
+                    reason=reason,
+                    state_before=change.state_before,
+                    state_after=item.state,
+                    item=item,
+                )
+                for change, item in planned
+            ]
+            events.append(
+                Event(
+                    op=Op.ROLLED_BACK,
+                    memory_id=f"rollback:{new_id()}",
+                    at=now,
+                    actor=actor,
+                    reason=reason,
+                    detail={
+                        "to_seq": to_seq,
+                        "head_seq": head,
+                        "scope": scope.model_dump(mode="json"),
+                        "changed": len(planned),
+                    },
+                )
+            )
+            records = await self.store.append(events)
+            for _, item in planned:
+                if item.pool is PoolName.SHORT:
+                    if item.state is MemoryState.TRANSIENT:
+                        await self.short.put(item)
+                    else:
+                        await self.short.remove(item.id)
+            self.short.drain_evicted()  # rolled-back items are logged already
+            return result.model_copy(update={"applied": True, "marker_seq": records[-1].seq})
 
     # -- reads ---------------------------------------------------------------------
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
+from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.log.chain import Chain, verify_rows
+from memgate.log.replay import State, apply_entries
 from memgate.pools.query import matches, page, text_matches
 from memgate.store.projection import projected
 
@@ -26,6 +29,7 @@ class MemoryStore:
         self._records: list[tuple[LogRecord, bytes]] = []
         self._items: dict[str, MemoryItem] = {}
         self._short: dict[str, MemoryItem] = {}
+        self._snapshots: list[tuple[int, bytes]] = []
         self._reads: Reads = []
 
     async def append(self, events: Sequence[Event]) -> Records:
@@ -90,6 +94,29 @@ class MemoryStore:
 
     async def reads(self, memory_id: str) -> Reads:
         return [r for r in self._reads if r.memory_id == memory_id]
+
+    async def seq_at(self, at: datetime) -> int:
+        seq = 0
+        for record, _ in self._records:
+            if record.event.at > at:
+                break
+            seq = record.seq
+        return seq
+
+    async def state_at(self, seq: int) -> State:
+        base = 0
+        state: State = {}
+        for snap_seq, body in reversed(self._snapshots):
+            if snap_seq <= seq:
+                base, state = snap_seq, json.loads(body)
+                break
+        return apply_entries(state, (entry for _, entry in self._records[base:seq]))
+
+    async def snapshot(self) -> int:
+        seq = self._chain.last_seq
+        state = await self.state_at(seq)
+        self._snapshots.append((seq, canonical_json(state)))
+        return seq
 
     async def short_term_items(self) -> Items:
         return list(self._short.values())

@@ -28,6 +28,7 @@ from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
+from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 
 MAX_BATCH = 512
@@ -230,13 +231,13 @@ class SqliteStore:
                 event_rows.append(
                     (
                         record.seq,
-                        event.at.isoformat(),
+                        _instant(event.at),
                         event.memory_id,
                         event.op.value,
                         event.actor,
                         event.reason,
                         event.state_before.value if event.state_before else None,
-                        event.state_after.value,
+                        event.state_after.value if event.state_after else None,
                         json.dumps(event.summary()),
                         entry,
                         record.prev_mac,
@@ -410,6 +411,49 @@ class SqliteStore:
             ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4])
             for r in rows
         ]
+
+    async def seq_at(self, at: datetime) -> int:
+        sql = "SELECT max(seq) FROM events WHERE at <= ?"
+        async with self._reader.execute(sql, (_instant(at),)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def state_at(self, seq: int) -> State:
+        base, state = await self._nearest_snapshot(seq)
+        sql = "SELECT entry FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
+        async with self._reader.execute(sql, (base, seq)) as cur:
+            while rows := await cur.fetchmany(4096):
+                apply_entries(state, (r[0] for r in rows))
+        return state
+
+    async def _nearest_snapshot(self, seq: int) -> tuple[int, State]:
+        sql = (
+            "SELECT s.seq, s.head_mac, s.body, s.mac, e.mac FROM snapshots s"
+            " LEFT JOIN events e ON e.seq = s.seq WHERE s.seq <= ? ORDER BY s.seq DESC"
+        )
+        async with self._reader.execute(sql, (seq,)) as cur:
+            async for snap_seq, head_mac, body, mac, event_mac in cur:
+                if event_mac != head_mac:
+                    continue  # not tied to this chain any more
+                state = load_snapshot(self._key, snap_seq, head_mac, body, mac)
+                if state is not None:
+                    return int(snap_seq), state
+        return 0, {}
+
+    async def snapshot(self) -> int:
+        """Snapshot the projection at the current head (compressed, MACed)."""
+        await self.flush()
+        checkpoint = await self.checkpoint()
+        if checkpoint.seq == 0:
+            return 0
+        state = await self.state_at(checkpoint.seq)
+        body = snapshot_body(state)
+        mac = snapshot_mac(self._key, checkpoint.seq, checkpoint.head_mac, body)
+        self._writer.execute(
+            "INSERT OR REPLACE INTO snapshots (seq, at, head_mac, body, mac) VALUES (?,?,?,?,?)",
+            (checkpoint.seq, _instant(utcnow()), checkpoint.head_mac, body, mac),
+        )
+        return checkpoint.seq
 
     async def short_term_items(self) -> Items:
         async with self._reader.execute("SELECT body FROM short_items") as cur:

@@ -61,6 +61,10 @@ class RoutingPolicy(BaseModel):
     long_term_sources: frozenset[Source] = frozenset({Source.USER})
     promotion_sessions: int = Field(default=3, ge=2)
     review_timeout_seconds: float = Field(default=7 * 24 * 3600, gt=0)
+    rollback_wait_seconds: float = Field(default=5.0, ge=0)
+    """How long a write waits for a running rollback before RollbackInProgress."""
+    snapshot_every: int = Field(default=10000, ge=100)
+    """Events between automatic snapshots of the projection (bounds replay time)."""
 
     def trusted(self, source: Source) -> bool:
         return source in self.trusted_sources and source not in (Source.WEB, Source.DOCUMENT)

@@ -10,7 +10,7 @@ CREATE TABLE events (
     actor         TEXT NOT NULL,
     reason        TEXT,
     state_before  TEXT,
-    state_after   TEXT NOT NULL,
+    state_after   TEXT,
     summary       TEXT NOT NULL,      -- trust score, rules version, rule ids (JSON)
     entry         BLOB NOT NULL,      -- canonical JSON of the event: what the MAC covers
     prev_mac      TEXT NOT NULL,

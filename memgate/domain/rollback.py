@@ -1,0 +1,58 @@
+"""Rollback requests and plans."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memgate.domain.memory import MemoryState, PoolName
+from memgate.domain.types import Source
+
+
+class RollbackScope(BaseModel):
+    """Which memories a rollback touches. Empty: the whole store. Fields combine (AND)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    namespace_prefix: tuple[str, ...] = ()
+    source: Source | None = None
+    session_id: str | None = None
+    memory_id: str | None = None
+    """One memory and everything derived from it (promotions, transitively)."""
+
+
+class Action(StrEnum):
+    REMOVED = "removed"
+    """Created after the target point: tombstoned."""
+    RESTORED = "restored"
+    """Served at the target point, not served now: served again."""
+    REVERTED = "reverted"
+    """Returned to an earlier content or state."""
+
+
+class Change(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_id: str
+    namespace: tuple[str, ...]
+    pool: PoolName
+    action: Action
+    state_before: MemoryState
+    state_after: MemoryState
+
+
+class RollbackPlan(BaseModel):
+    """The diff between now and the target point, per memory, with counts per
+    namespace; `applied` tells whether compensating events were appended."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    to_seq: int
+    head_seq: int
+    scope: RollbackScope
+    changes: tuple[Change, ...]
+    counts: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """namespace ('a/b') -> action -> count."""
+    applied: bool = False
+    marker_seq: int | None = None
