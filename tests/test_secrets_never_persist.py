@@ -69,16 +69,27 @@ def _fake_cases() -> list[Case]:
         f'client = OpenAI(api_key="sk-proj-{rand(48)}")',
         f"DATABASE_URL=postgresql://app:{rand(20)}@db.example.net:5432/app",
         f"Call Dana at 617-555-{rand(4, string.digits)} or dana.w@example.com.",
-        f"card=4539{rand(12, string.digits)} exp=08/27 status=declined",
+        f"card={_luhn('4539' + rand(11, string.digits))} exp=08/27 status=declined",
     ]
     return [Case(f"fake{i}", t, Source.TOOL) for i, t in enumerate(texts)]
+
+
+def _luhn(body: str) -> str:
+    """`body` plus the check digit that makes it Luhn-valid (a card number's shape)."""
+    total = 0
+    for i, ch in enumerate(reversed(body)):
+        d = int(ch)
+        if i % 2 == 0:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return body + str((10 - total % 10) % 10)
 
 
 def load_cases() -> list[Case]:
     if not CORPUS.is_file():
         return _fake_cases()
     cases = []
-    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+    for line in CORPUS.read_text(encoding="utf-8").split("\n"):
         if not line.strip():
             continue
         row = json.loads(line)
