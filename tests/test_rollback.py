@@ -243,3 +243,43 @@ def test_reference_incident_end_to_end(tmp_path: Path) -> None:
         await reopened.close()
 
     asyncio.run(scenario())
+
+
+def test_snapshots_bound_replay_and_a_tampered_one_is_ignored(tmp_path: Path) -> None:
+    import sqlite3
+
+    policy = Policy.load()
+    policy = policy.model_copy(
+        update={"routing": policy.routing.model_copy(update={"snapshot_every": 100})}
+    )
+
+    async def build() -> tuple[dict[str, object], int]:
+        gw = await open_gateway(tmp_path, policy=policy)
+        for n in range(260):
+            await gw.write(w(f"fact number {n} about the deploy", key=f"k{n % 40}"))
+        await gw.flush()
+        head = (await gw.checkpoint()).seq
+        expected = await gw.store.state_at(head - 30)
+        await gw.close()
+        return expected, head
+
+    expected, head = asyncio.run(build())
+    db = sqlite3.connect(tmp_path / "db" / "memgate.sqlite3")
+    seqs = [r[0] for r in db.execute("SELECT seq FROM snapshots ORDER BY seq")]
+    assert seqs and seqs[0] >= 100
+    body = db.execute("SELECT body FROM snapshots WHERE seq = ?", (seqs[-1],)).fetchone()[0]
+    db.execute(
+        "UPDATE snapshots SET body = ? WHERE seq = ?", (body[:-1] + bytes([body[-1] ^ 1]), seqs[-1])
+    )
+    db.commit()
+    db.close()
+
+    async def check() -> None:
+        gw = await open_gateway(tmp_path, policy=policy)
+        assert await gw.store.state_at(head - 30) == expected
+        plan = await gw.rollback(to=head - 30, reason="r", actor="o", dry_run=False)
+        assert plan.applied
+        assert (await gw.verify()).ok
+        await gw.close()
+
+    asyncio.run(check())

@@ -147,6 +147,8 @@ class Gateway:
         self._promoted_fp: set[str] = set()
         self._lock = asyncio.Lock()
         self._gate = WriteGate(policy.routing.rollback_wait_seconds)
+        self._snapshot_seq = 0
+        self._snapshotting: asyncio.Task[int] | None = None
 
     async def restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
@@ -157,7 +159,19 @@ class Gateway:
         await self.expire_due()
 
     async def close(self) -> None:
+        if self._snapshotting is not None:
+            await self._snapshotting
         await self.store.close()
+
+    def _maybe_snapshot(self, seq: int) -> None:
+        """Every `snapshot_every` events, snapshot the projection in the background
+        so that replay (rollback) never has to start further back than that."""
+        if seq - self._snapshot_seq < self.routing.snapshot_every:
+            return
+        if self._snapshotting is not None and not self._snapshotting.done():
+            return
+        self._snapshot_seq = seq
+        self._snapshotting = asyncio.get_running_loop().create_task(self.store.snapshot())
 
     # -- writes ------------------------------------------------------------------
 
@@ -253,6 +267,7 @@ class Gateway:
                 write, report, pool, state, op or route_op, actor, previous, derived_from
             )
             (record,) = await self.store.append([event])
+            self._maybe_snapshot(record.seq)
             if pool is PoolName.SHORT:
                 await self.short.put(item)
         if pool is PoolName.SHORT:
