@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memgate.domain.events import Checkpoint, VerifyResult, canonical_json
-from memgate.log.chain import GENESIS, mac
+from memgate.log.chain import GENESIS, column_bytes, mac
 from memgate.store.sqlite import SqliteStore
 from tests.contracts import KEY, OTHER_KEY, run
 from tests.contracts.log_contract import some_events
@@ -94,10 +94,12 @@ def rechain(db: sqlite3.Connection, start: int, key: bytes) -> None:
     if start > 1:
         prev = db.execute("SELECT mac FROM events WHERE seq = ?", (start - 1,)).fetchone()[0]
     rows = db.execute(
-        "SELECT seq, entry FROM events WHERE seq >= ? ORDER BY seq", (start,)
+        "SELECT seq, entry, at, memory_id, op, actor, reason, state_before, state_after, summary"
+        " FROM events WHERE seq >= ? ORDER BY seq",
+        (start,),
     ).fetchall()
-    for seq, blob in rows:
-        new = mac(key, prev, seq, bytes(blob))
+    for seq, blob, *columns in rows:
+        new = mac(key, prev, seq, bytes(blob), column_bytes(tuple(columns)))  # type: ignore[arg-type]
         db.execute("UPDATE events SET prev_mac = ?, mac = ? WHERE seq = ?", (prev, new, seq))
         prev = new
 

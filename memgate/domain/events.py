@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -79,6 +79,13 @@ class LogRecord(BaseModel):
     event: Event
     prev_mac: str
     mac: str
+
+
+def instant_text(moment: datetime) -> str:
+    """A time as fixed-width UTC text, so SQL compares and sorts instants (and the
+    log MACs one spelling of each)."""
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def canonical_json(value: Any) -> bytes:

@@ -1,4 +1,10 @@
-"""The MAC chain: MAC_n = HMAC-SHA256(key, MAC_{n-1} ‖ n ‖ canonical JSON of entry n)."""
+"""The MAC chain: MAC_n = HMAC-SHA256(key, MAC_{n-1} ‖ n ‖ entry_n ‖ columns_n).
+
+`entry_n` is the canonical JSON of event n; `columns_n` are the values stored in
+the log table's own columns (time, memory id, op, actor, reason, states, findings
+summary), length-prefixed. Covering both lets `verify` check a row with one HMAC
+and no JSON parsing; only a broken row is parsed, to say which column changed.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from memgate.domain.events import (
@@ -14,7 +21,21 @@ from memgate.domain.events import (
     LogRecord,
     VerifyResult,
     canonical_json,
+    instant_text,
     summary_of,
+)
+
+Columns = tuple[str, str, str, str, str | None, str | None, str | None, str]
+"""at, memory_id, op, actor, reason, state_before, state_after, summary JSON."""
+COLUMN_NAMES = (
+    "at",
+    "memory_id",
+    "op",
+    "actor",
+    "reason",
+    "state_before",
+    "state_after",
+    "summary",
 )
 
 GENESIS = "0" * 64
@@ -25,8 +46,50 @@ def entry_json(event: Event) -> bytes:
     return canonical_json(event.model_dump(mode="json"))
 
 
-def mac(key: bytes, prev_mac: str, seq: int, entry: bytes) -> str:
-    message = prev_mac.encode("ascii") + b"|" + str(seq).encode("ascii") + b"|" + entry
+def event_columns(event: Event) -> Columns:
+    """The values the log table stores beside the entry."""
+    return (
+        instant_text(event.at),
+        event.memory_id,
+        event.op.value,
+        event.actor,
+        event.reason,
+        event.state_before.value if event.state_before else None,
+        event.state_after.value if event.state_after else None,
+        canonical_json(event.summary()).decode(),
+    )
+
+
+def _columns_from_entry(data: dict[str, Any]) -> Columns | None:
+    try:
+        at = instant_text(datetime.fromisoformat(str(data["at"]).replace("Z", "+00:00")))
+        return (
+            at,
+            data["memory_id"],
+            data["op"],
+            data["actor"],
+            data.get("reason"),
+            data.get("state_before"),
+            data.get("state_after"),
+            canonical_json(summary_of(data)).decode(),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def column_bytes(columns: Columns) -> bytes:
+    """Unambiguous encoding: each value length-prefixed, None distinct from ''."""
+    parts = []
+    for value in columns:
+        if value is None:
+            parts.append("-")
+        else:
+            parts.append(f"{len(value)}:{value}")
+    return "|".join(parts).encode("utf-8", "surrogatepass")
+
+
+def mac(key: bytes, prev_mac: str, seq: int, entry: bytes, columns: bytes = b"") -> str:
+    message = b"|".join((prev_mac.encode("ascii"), str(seq).encode("ascii"), entry, columns))
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
@@ -40,15 +103,15 @@ class Chain:
         self.last_seq = last_seq
         self.head = head
 
-    def seal(self, event: Event) -> tuple[LogRecord, bytes]:
-        """The next record, and the canonical bytes that were MACed."""
+    def seal(self, event: Event) -> tuple[LogRecord, bytes, Columns]:
+        """The next record, the canonical entry bytes and the column values MACed."""
         entry = entry_json(event)
+        columns = event_columns(event)
         seq = self.last_seq + 1
-        record = LogRecord(
-            seq=seq, event=event, prev_mac=self.head, mac=mac(self._key, self.head, seq, entry)
-        )
+        tag = mac(self._key, self.head, seq, entry, column_bytes(columns))
+        record = LogRecord(seq=seq, event=event, prev_mac=self.head, mac=tag)
         self.last_seq, self.head = seq, record.mac
-        return record, entry
+        return record, entry, columns
 
     def reset(self, last_seq: int, head: str) -> None:
         """After a failed transaction: back to the last committed record."""
@@ -57,15 +120,13 @@ class Chain:
 
 def verify_rows(
     key: bytes,
-    rows: Iterable[tuple[int, bytes, str, str, dict[str, Any]]],
+    rows: Iterable[tuple[int, bytes, str, str, Columns]],
     checkpoint: Checkpoint | None = None,
 ) -> VerifyResult:
     """Walk stored rows `(seq, entry bytes, prev_mac, mac, columns)` in seq order.
 
-    `columns` are the denormalized columns stored beside the entry; each must agree
-    with the entry, so an edit to any column is caught. Returns the first broken
-    sequence number with a reason; with a checkpoint, also checks that the log
-    still contains that exact point.
+    Returns the first broken sequence number with a reason; with a checkpoint,
+    also checks that the log still contains that exact point.
     """
     prev = GENESIS
     expected = 1
@@ -78,11 +139,8 @@ def verify_rows(
             return _bad(checked, last, expected if seq > expected else seq, reason)
         if prev_mac != prev:
             return _bad(checked, last, seq, "previous MAC does not match the chain")
-        if not hmac.compare_digest(mac(key, prev, seq, entry), stored_mac):
-            return _bad(checked, last, seq, "MAC does not match the entry (tampered or wrong key)")
-        mismatch = _column_mismatch(entry, columns)
-        if mismatch:
-            return _bad(checked, last, seq, f"column {mismatch} does not match the MACed entry")
+        if not hmac.compare_digest(mac(key, prev, seq, entry, column_bytes(columns)), stored_mac):
+            return _bad(checked, last, seq, _diagnose(entry, columns))
         if checkpoint is not None and seq == checkpoint.seq:
             if stored_mac != checkpoint.head_mac:
                 return _bad(checked, last, seq, "log diverges from the checkpoint (rewritten)")
@@ -101,15 +159,18 @@ def verify_rows(
     return VerifyResult(ok=True, checked=checked, last_seq=last)
 
 
-def _column_mismatch(entry: bytes, columns: dict[str, Any]) -> str | None:
-    if not columns:
-        return None
-    data = json.loads(entry)
-    for name, value in columns.items():
-        expected = summary_of(data) if name == "summary" else data.get(name)
-        if expected != value:
-            return name
-    return None
+def _diagnose(entry: bytes, columns: Columns) -> str:
+    """Why a row's MAC failed: a column that disagrees with the entry, if any."""
+    try:
+        data = json.loads(entry)
+    except ValueError:
+        data = None
+    expected = _columns_from_entry(data) if isinstance(data, dict) else None
+    if expected is not None:
+        for name, want, have in zip(COLUMN_NAMES, expected, columns, strict=True):
+            if want != have:
+                return f"column {name} does not match the MACed entry"
+    return "MAC does not match the entry (tampered or wrong key)"
 
 
 def _bad(checked: int, last: int, seq: int, reason: str) -> VerifyResult:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
-from memgate.log.chain import Chain, verify_rows
+from memgate.log.chain import Chain, Columns, verify_rows
 from memgate.log.replay import State, apply_entries
 from memgate.pools.query import matches, page, text_matches
 from memgate.store.projection import projected
@@ -26,7 +25,7 @@ class MemoryStore:
     def __init__(self, key: bytes) -> None:
         self._key = key
         self._chain = Chain(key)
-        self._records: list[tuple[LogRecord, bytes]] = []
+        self._records: list[tuple[LogRecord, bytes, Columns]] = []
         self._items: dict[str, MemoryItem] = {}
         self._short: dict[str, MemoryItem] = {}
         self._snapshots: list[tuple[int, bytes]] = []
@@ -43,13 +42,13 @@ class MemoryStore:
                 self._short[change.short.id] = change.short
             if change.short_gone is not None:
                 self._short.pop(change.short_gone, None)
-        return [record for record, _ in sealed]
+        return [record for record, _, _ in sealed]
 
     async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
-        return [r for r, _ in self._records[after_seq : after_seq + limit]]
+        return [r for r, _, _ in self._records[after_seq : after_seq + limit]]
 
     async def history(self, memory_id: str) -> Records:
-        return [r for r, _ in self._records if r.event.memory_id == memory_id]
+        return [r for r, _, _ in self._records if r.event.memory_id == memory_id]
 
     async def checkpoint(self) -> Checkpoint:
         return Checkpoint(
@@ -60,7 +59,7 @@ class MemoryStore:
         )
 
     async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
-        rows = ((r.seq, entry, r.prev_mac, r.mac, dict[str, Any]()) for r, entry in self._records)
+        rows = ((r.seq, entry, r.prev_mac, r.mac, cols) for r, entry, cols in self._records)
         return verify_rows(self._key, rows, checkpoint)
 
     async def put(self, item: MemoryItem) -> None:
@@ -97,7 +96,7 @@ class MemoryStore:
 
     async def seq_at(self, at: datetime) -> int:
         seq = 0
-        for record, _ in self._records:
+        for record, _, _ in self._records:
             if record.event.at > at:
                 break
             seq = record.seq
@@ -110,7 +109,7 @@ class MemoryStore:
             if snap_seq <= seq:
                 base, state = snap_seq, json.loads(body)
                 break
-        return apply_entries(state, (entry for _, entry in self._records[base:seq]))
+        return apply_entries(state, (entry for _, entry, _ in self._records[base:seq]))
 
     async def snapshot(self) -> int:
         seq = self._chain.last_seq

@@ -27,7 +27,7 @@ from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.errors import StorageError
-from memgate.log.chain import GENESIS, Chain, verify_rows
+from memgate.log.chain import GENESIS, Chain, Columns, verify_rows
 from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 
@@ -38,6 +38,7 @@ _INSERT_EVENT = (
     "INSERT INTO events (seq, at, memory_id, op, actor, reason, state_before, state_after,"
     " summary, entry, prev_mac, mac) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 )
+"""Column order matches `memgate.log.chain.event_columns`."""
 _UPSERT_ITEM = (
     "INSERT INTO items (id, namespace, key, pool, state, source, session_id, created_at,"
     " updated_at, expires_at, fingerprint, categories, content, body)"
@@ -55,6 +56,7 @@ _EVENT_COLUMNS = (
     "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after,"
     " summary"
 )
+"""What verify reads: the chain fields, then `memgate.log.chain.COLUMN_NAMES` in order."""
 
 
 def schema_dir() -> Path:
@@ -226,24 +228,9 @@ class SqliteStore:
         for events, _ in batch:
             records = []
             for event in events:
-                record, entry = self._chain.seal(event)
+                record, entry, columns = self._chain.seal(event)
                 records.append(record)
-                event_rows.append(
-                    (
-                        record.seq,
-                        _instant(event.at),
-                        event.memory_id,
-                        event.op.value,
-                        event.actor,
-                        event.reason,
-                        event.state_before.value if event.state_before else None,
-                        event.state_after.value if event.state_after else None,
-                        json.dumps(event.summary()),
-                        entry,
-                        record.prev_mac,
-                        record.mac,
-                    )
-                )
+                event_rows.append((record.seq, *columns, entry, record.prev_mac, record.mac))
                 change = projected(event)
                 if change.long is not None:
                     item_rows.append(_item_row(change.long))
@@ -500,33 +487,8 @@ def _record(row: Any) -> LogRecord:
     return LogRecord(seq=row[0], event=event, prev_mac=row[2], mac=row[3])
 
 
-def _verify_row(row: Any) -> tuple[int, bytes, str, str, dict[str, Any]]:
-    seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, before, after, summary = row
+def _verify_row(row: Any) -> tuple[int, bytes, str, str, Columns]:
+    seq, entry, prev_mac, mac, *columns = row
     if isinstance(entry, str):
         entry = entry.encode()
-    columns: dict[str, Any] = {
-        "memory_id": memory_id,
-        "op": op,
-        "actor": actor,
-        "reason": reason,
-        "state_before": before,
-        "state_after": after,
-    }
-    try:
-        columns["summary"] = json.loads(summary)
-    except (TypeError, ValueError):
-        columns["summary"] = summary
-    try:
-        stored_at = json.loads(entry).get("at")
-    except (ValueError, AttributeError):
-        stored_at = None
-    if stored_at is not None and _same_instant(stored_at, at) is False:
-        columns["at"] = at
-    return seq, entry, prev_mac, mac, columns
-
-
-def _same_instant(a: str, b: str) -> bool:
-    try:
-        return datetime.fromisoformat(a.replace("Z", "+00:00")) == datetime.fromisoformat(b)
-    except ValueError:
-        return False
+    return seq, entry, prev_mac, mac, tuple(columns)
