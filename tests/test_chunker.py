@@ -189,6 +189,19 @@ def test_javascript_and_powershell_lines() -> None:
     ]
 
 
+def test_python_line_ending_in_a_semicolon_is_python() -> None:
+    text = "Run it:\nos.system('rm -rf /tmp/x');\nThen print(x);\nDone."
+    assert _kinds(text)[1] == ("code", "python")
+    assert _kinds("cp.exec('id');\n") == [("code", "javascript")]
+
+
+def test_closing_fence_with_a_trailing_remark_closes_the_block() -> None:
+    text = "```python\nx = 1\n``` #12\nThe rest is prose.\n```\ny = 2\n```\n"
+    assert _kinds(text) == [("code", "python"), ("prose", None), ("code", "python")]
+    # A word after the fence is an opening fence of another block: no close.
+    assert _kinds("```python\nx = 1\n```bash\nls -la\n") == [("code", "python")]
+
+
 def test_json_object_embedded_in_a_sentence() -> None:
     text = 'The tool returned {"user": "bob", "roles": ["admin"]} yesterday, see [1].'
     chunks = chunk(text)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from memgate.domain import Chunk, ChunkKind, Decision, Severity, Source, Span
 from memgate.scanning import load_rules
+from memgate.scanning._code_py import python_facts
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.python_ast import PythonAstAnalyzer
 from memgate.trust import Inspector
@@ -174,3 +175,33 @@ def test_python_line_sniffed_as_javascript_is_judged() -> None:
     text = "status = subprocess.call(cmd, shell=True);"
     assert "MG-AST-004" in {h.rule_id for h in hits(text, ChunkKind.CODE, "javascript")}
     assert hits("const out = eval(userCode);", ChunkKind.CODE, "javascript") == []
+
+
+def test_block_with_broken_body_still_parses() -> None:
+    # A header whose body lines are not Python: the header is dropped, the rest
+    # of the chunk is still parsed (not left to the token fallback).
+    text = (
+        "```python\ndef load(p):\n    stores open(p) as fh:\n        branch json.load(fh)\n```\n"
+        "```python\nimport os, sys\nos.system(sys.argv[1])\n```\n"
+    )
+    facts = python_facts(text, False)
+    assert facts.parsed
+    assert [c.qual for c in facts.calls if not c.approx] == ["os.system"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from os import system as run_it\nrun_it(input())",
+        "import subprocess as sp\nsp.Popen(request.args['c'], shell=True)",
+        "f = getattr(__import__('o' + 's'), 'sys' + 'tem')\nf(input())",
+    ],
+)
+def test_aliased_and_computed_names_still_fire(text: str) -> None:
+    assert hits(text)
+
+
+def test_prose_naming_no_rule_call_is_not_parsed() -> None:
+    # "system" and "eval" are keywords, but no rule's name is written as code.
+    text = "The SYSTEM (legacy) needs an Evaluation (Q3) of its design."
+    assert ANALYZER._live(text, ANALYZER._keywords.present(text.lower())) == []

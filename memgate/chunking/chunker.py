@@ -34,9 +34,14 @@ __all__ = ["chunk"]
 
 _LINE_ENDS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
-_FENCE_HINT = re.compile(r"\n {0,3}(?:```|~~~)")
-_FENCE_HINT_FIRST = re.compile(r" {0,3}(?:```|~~~)")
+# A closing fence may carry a trailing remark that cannot be an info string
+# (`` ``` #123``, `` ``` // end``): CommonMark would run the block to the end of the
+# text, swallowing the prose after it. A word after the fence (`` ```python``) still
+# does not close: that is an opening fence of a block left unterminated.
+_CLOSE_TAIL = re.compile(r"[ \t]*|[ \t]+[^\w\s{.`~].*")
+# Fence lines after the first line; in a plain text (lines break at "\n") the
+# rest of the line holds no other line break.
+_FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _PY_STRONG = re.compile(
     r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+\s*[:(])"
 )
@@ -120,42 +125,52 @@ def chunk(text: str) -> list[Chunk]:
 
 def _fences(text: str, lines: list[str], starts: list[int], plain: bool) -> list[_CodeRange]:
     """Fenced blocks, in order: (opening line, one past the closing line, language)."""
-    if plain:
-        if ("`" not in text or "```" not in text) and ("~" not in text or "~~~" not in text):
-            return []
-        cands = [m.start() + 1 for m in _FENCE_HINT.finditer(text)]
-        if _FENCE_HINT_FIRST.match(text):
-            cands.insert(0, 0)
-        # Every candidate offset is a line start.
-        candidates: Sequence[int] = [bisect_left(starts, c) for c in cands]
-    else:
-        candidates = range(len(lines))
+    marks = _fence_marks(text, lines, starts, plain)
     out: list[_CodeRange] = []
-    k = 0
-    for idx, f in enumerate(candidates):
-        if f < k:
-            continue
-        m = _FENCE_OPEN.fullmatch(lines[f].rstrip(_LINE_ENDS))
-        if m is None or (m.group(1)[0] == "`" and "`" in m.group(2)):
-            continue
-        end = _fence_end(lines, candidates, idx + 1, m.group(1))
-        language = fence_language(m.group(2))
+    i = 0
+    n = len(marks)
+    while i < n:
+        f, fence, info = marks[i]
+        i += 1
+        if fence[0] == "`" and "`" in info:
+            continue  # not an opening fence (an inline code span)
+        end = len(lines)  # unterminated blocks run on
+        while i < n:
+            j, close, tail = marks[i]
+            i += 1
+            if close[0] == fence[0] and len(close) >= len(fence) and _CLOSE_TAIL.fullmatch(tail):
+                end = j + 1
+                break
+        language = fence_language(info)
         if language is None:
             body = "".join(lines[f + 1 : min(end, f + 201)])
             language = sniff_language(body)
         out.append((f, end, language))
-        k = end
     return out
 
 
-def _fence_end(lines: list[str], candidates: Sequence[int], idx: int, fence: str) -> int:
-    """Index one past the closing fence line (or the end: unterminated blocks run on)."""
-    for i in range(idx, len(candidates)):
-        j = candidates[i]
-        m = _FENCE_CLOSE.fullmatch(lines[j].rstrip(_LINE_ENDS))
-        if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-            return j + 1
-    return len(lines)
+def _fence_marks(
+    text: str, lines: list[str], starts: list[int], plain: bool
+) -> list[tuple[int, str, str]]:
+    """Lines that start with a fence, in order: (line index, fence, text after it)."""
+    if not plain:
+        marks = []
+        for k, line in enumerate(lines):
+            m = _FENCE_OPEN.fullmatch(line.rstrip(_LINE_ENDS))
+            if m is not None:
+                marks.append((k, m.group(1), m.group(2)))
+        return marks
+    if ("`" not in text or "```" not in text) and ("~" not in text or "~~~" not in text):
+        return []
+    # Every match starts one character before a line start.
+    found = [
+        (bisect_left(starts, m.start() + 1), m.group(1), m.group(2).rstrip("\r"))
+        for m in _FENCE_LINE.finditer(text)
+    ]
+    m = _FENCE_OPEN.fullmatch(lines[0].rstrip(_LINE_ENDS))
+    if m is not None:
+        found.insert(0, (0, m.group(1), m.group(2)))
+    return found
 
 
 def _unfenced_code(

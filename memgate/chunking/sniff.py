@@ -317,6 +317,10 @@ _PY_START = re.compile(
 )
 _PY_ASSIGN = re.compile(r"[\w\])]\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
 _CALL_NO_SPACE = re.compile(r"[\w)\]]\(")
+_PY_ONLY = re.compile(
+    r"\b(?:True|False|None)\b|\bself\.|\bprint\(|\bf['\"]|"
+    r"\b(?:os|sys|subprocess|pickle|marshal|shutil|yaml)\.\w+\("
+)
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -481,7 +485,8 @@ def _is_javascript(line: str) -> bool:
         return True
     if "." in line and _JS_GLOBALS.search(line):
         return True
-    return line.rstrip().endswith(");") and _has_call(line)
+    # Python allows the semicolon too (`os.system('id');`): a Python-only marker wins.
+    return line.rstrip().endswith(");") and _has_call(line) and not _PY_ONLY.search(line)
 
 
 def _has_call(line: str) -> bool:

@@ -4,6 +4,9 @@ untyped code blocks), so that one snippet is judged by one language's rules."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+
+from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
 
 _JS = re.compile(
     r"(?m)^\s*(?:const|let|var|function|async function|export|module\.exports)\b"
@@ -49,3 +52,28 @@ def has_any(text: str, needles: tuple[str, ...]) -> bool:
         if needle in text:
             return True
     return False
+
+
+class KeywordSet:
+    """Which of a fixed set of keywords occur in a text, in one Aho-Corasick pass
+    (about 1 µs on a chunk, where a loop of `in` over ~100 words costs ~7 µs)."""
+
+    def __init__(self, keywords: Iterable[str]) -> None:
+        self.words = tuple(dict.fromkeys(k for k in keywords if k))
+        self._automaton = (
+            AhoCorasick(
+                list(self.words), matchkind=MatchKind.Standard, implementation=Implementation.DFA
+            )
+            if self.words
+            else None
+        )
+
+    def present(self, text: str) -> frozenset[str]:
+        if self._automaton is None:
+            return frozenset()
+        words = self.words
+        try:
+            found = self._automaton.find_matches_as_indexes(text, overlapping=True)
+        except UnicodeError:  # lone surrogates have no UTF-8 form
+            return frozenset([w for w in words if w in text])
+        return frozenset([words[i] for i, _, _ in found])

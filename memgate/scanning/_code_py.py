@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
 
+from memgate.scanning._code_lang import has_any
+
 LOCAL = 1
 EXT = 2
 SENS = 4
@@ -50,6 +52,34 @@ SENSITIVE_PATH = re.compile(
     r"|/etc/(?:passwd|shadow)\b|credentials\.json\b|\.pgpass\b)"
 )
 """Paths whose contents are credentials or personal history (shared with exfil)."""
+
+# Every alternative of SENSITIVE_PATH holds one of these (lowercased).
+_SENSITIVE_NEEDLES = (
+    *(".env", ".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws", ".netrc"),
+    *(".git-credentials", ".npmrc", ".pypirc", ".kube/config", "kubeconfig", ".gnupg"),
+    *(".docker/config.json", "_history", ".config/gh", "/etc/passwd", "/etc/shadow"),
+    *("credentials.json", ".pgpass"),
+)
+# Names through which a callee or attribute name can be computed rather than written.
+INDIRECT_NAMES = (
+    *("getattr", "__import__", "import_module", "globals", "vars", "locals"),
+    *("__builtins__", "__globals__"),
+)
+# Adjacent string literals are joined by the parser (`'~/.s' 'sh'`).
+_ADJACENT_LITERALS = re.compile(r"""['"]\s*[rRbBuUfF]{0,2}['"]""")
+
+
+def may_carry_sensitive(text: str) -> bool:
+    """Whether `python_facts(text)` may give some value the `SENS` or `ENV` bit: false
+    only when the text holds no credential path, no `environ`, no escape sequence, no
+    adjacent string literals and no computed name (a cheap gate before parsing)."""
+    if "\\" in text or has_any(text, INDIRECT_NAMES):
+        return True
+    lower = text.lower()
+    if "environ" in lower or has_any(lower, _SENSITIVE_NEEDLES):
+        return True
+    return _ADJACENT_LITERALS.search(text) is not None
+
 
 _SECRETISH = re.compile(r"(?i)key|token|secret|passw|pwd|cred|auth")
 
@@ -297,6 +327,23 @@ class _Val:
     """0 written, 1 assembled from literal pieces, 2 encoded (chr, reversed, decoded)."""
 
 
+# Fields of expression nodes that never hold a node worth a visit: names, flags,
+# contexts and operators (a constant's value is not visited either).
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "kind", "conversion", "is_async", "type_comment"}
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an expression node class that may hold child nodes."""
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = tuple(f for f in getattr(cls, "_fields", ()) if f not in _LEAF_FIELDS)
+        _CHILD_FIELDS[cls] = fields
+    return fields
+
+
 class _Lines:
     """Maps (lineno, utf-8 column) of the parsed text back to chunk offsets."""
 
@@ -308,7 +355,10 @@ class _Lines:
     def offset(self, lineno: int, col: int) -> int:
         i = max(0, min(lineno - 1, len(self.starts) - 1))
         line = self.lines[i]
-        chars = len(line.encode("utf-8", "surrogatepass")[:col].decode("utf-8", "ignore"))
+        if line.isascii():
+            chars = min(col, len(line))
+        else:
+            chars = len(line.encode("utf-8", "surrogatepass")[:col].decode("utf-8", "ignore"))
         return self.starts[i] + self.shifts[i] + chars
 
 
@@ -371,7 +421,11 @@ def _is_prose(line: str, stripped: str, strict: bool) -> bool:
 
 
 def _bracket_delta(line: str) -> int:
-    return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+    c = line.count
+    return c("(") + c("[") + c("{") - c(")") - c("]") - c("}")
+
+
+_HEADER_LINE = re.compile(r"on line (\d+)")
 
 
 def _parse(lines: list[str], shifts: list[int], leftover: list[int]) -> ast.Module | None:
@@ -380,20 +434,23 @@ def _parse(lines: list[str], shifts: list[int], leftover: list[int]) -> ast.Modu
     for _ in range(MAX_RETRIES):
         try:
             return ast.parse("\n".join(lines))
-        except IndentationError as exc:
+        except SyntaxError as exc:  # IndentationError included
             i = (exc.lineno or 1) - 1
-            if not 0 <= i < len(lines):
-                return None
             msg = str(exc.msg)
-            if "unexpected indent" in msg:
-                _dedent_block(lines, shifts, i)
-            else:
-                leftover.append(i)
-                lines[i] = ""
-        except SyntaxError as exc:
-            i = (exc.lineno or 1) - 1
+            if isinstance(exc, IndentationError):
+                if "unexpected indent" in msg and 0 <= i < len(lines) and lines[i]:
+                    _dedent_block(lines, shifts, i)
+                    continue
+                if "expected an indented block" in msg:
+                    # The header's body was blanked (or never written): drop the
+                    # header, not the statement after it.
+                    header = _HEADER_LINE.search(msg)
+                    h = int(header.group(1)) - 1 if header else -1
+                    if 0 <= h < len(lines) and lines[h]:
+                        i = h
             if not 0 <= i < len(lines) or not lines[i]:
-                # error reported past the end or on a blank line: drop the last non-blank
+                # Reported past the end or on a blank line: drop the last non-blank
+                # line before it (without a change the retry would fail the same way).
                 j = next((k for k in range(min(i, len(lines) - 1), -1, -1) if lines[k]), -1)
                 if j < 0:
                     return None
@@ -443,17 +500,27 @@ def _collect(text: str, facts: PyFacts, strict: bool) -> None:
         facts.leftover = [(starts[i], original[i]) for i in range(len(original))]
         return
     facts.parsed = True
-    walker = _Walker(_Lines(starts, shifts, lines), facts)
+    walker = _Walker(_Lines(starts, shifts, lines), facts, text)
     walker.block(tree.body, {})
 
 
 class _Walker:
-    def __init__(self, lines: _Lines, facts: PyFacts) -> None:
+    def __init__(self, lines: _Lines, facts: PyFacts, text: str) -> None:
         self.lines = lines
         self.facts = facts
+        self.text = text
+        self._sensitive: bool | None = None
+        """Whether a string constant may name a credential path (known once asked)."""
         self.aliases: dict[str, str] = {}
         self.functions: set[str] = set()
         self.depth = 0
+
+    def sensitive(self) -> bool:
+        """Whether some string constant may name a credential path (else none is
+        searched: most code names none)."""
+        if self._sensitive is None:
+            self._sensitive = may_carry_sensitive(self.text)
+        return self._sensitive
 
     # statements -------------------------------------------------------------
 
@@ -591,17 +658,33 @@ class _Walker:
         while stack and seen < 20_000:
             seen += 1
             n = stack.pop()
+            if isinstance(n, ast.Name):
+                if n.id in ("__builtins__", "__globals__"):
+                    self.record_attr(n.id, n)
+                continue  # no child worth a look
+            if isinstance(n, ast.Constant):
+                if _is_dunder_literal(n):
+                    self.record_attr(str(n.value), n)
+                continue
             if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
                 env[n.target.id] = _Val(taint=self.taint(n.value, env))
             if isinstance(n, ast.Call):
                 self.record_call(n, env)
             elif isinstance(n, ast.Attribute) and n.attr.startswith("__") and n.attr.endswith("__"):
                 self.record_attr(n.attr, n)
-            elif isinstance(n, ast.Name) and n.id in ("__builtins__", "__globals__"):
-                self.record_attr(n.id, n)
-            elif isinstance(n, ast.Constant) and _is_dunder_literal(n):
-                self.record_attr(str(n.value), n)
-            stack.extend(reversed(list(ast.iter_child_nodes(n))))
+            # NOTE: what `ast.iter_child_nodes` yields, minus the contexts and
+            # operators (leaves with nothing to record), without its generator.
+            children: list[ast.AST] = []
+            for name in _child_fields(type(n)):
+                value = getattr(n, name, None)
+                if value is None:
+                    continue
+                if type(value) is list:
+                    children.extend(v for v in value if v is not None)
+                else:
+                    children.append(value)
+            children.reverse()
+            stack.extend(children)
 
     def record_attr(self, name: str, node: ast.expr) -> None:
         start = self.lines.offset(node.lineno, node.col_offset)
@@ -628,6 +711,7 @@ class _Walker:
             if isinstance(kw.value, ast.Constant) and kw.value.value:
                 truthy.add(key)
         folds = [self.fold(a, env) for a in args]
+        taints = tuple(self.taint(a, env) for a in args)
         literal = tuple(f is not None and f[1] <= 1 for f in folds)
         obf_arg = bool(folds and folds[0] is not None and folds[0][1] == 2)
         start = self.lines.offset(node.lineno, node.col_offset)
@@ -637,14 +721,14 @@ class _Walker:
                 qual=qual,
                 start=start,
                 end=max(start, end),
-                args=tuple(self.taint(a, env) for a in args),
+                args=taints,
                 literal=literal,
                 arg_kinds=tuple(_kind(a) for a in args),
                 keywords=keywords,
                 keyword_quals=kquals,
                 truthy=frozenset(truthy),
                 obfuscated_name=self.is_obf_qual(node.func, env),
-                obfuscated_arg=obf_arg or bool(args and self.taint(args[0], env) & DECODED),
+                obfuscated_arg=obf_arg or bool(taints and taints[0] & DECODED),
                 arg_names=tuple(self._arg_name(a, env) for a in args[:8]),
             )
         )
@@ -840,8 +924,8 @@ class _Walker:
             return LOCAL
         d = depth + 1
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, str) and SENSITIVE_PATH.search(node.value[:300]):
-                return SENS
+            if isinstance(node.value, str) and self.sensitive():
+                return SENS if SENSITIVE_PATH.search(node.value[:300]) else 0
             return 0
         if isinstance(node, ast.Name):
             if node.id in env:
@@ -882,9 +966,14 @@ class _Walker:
                 return bits | self.taint(node.key, inner, d) | self.taint(node.value, inner, d)
             return bits | self.taint(node.elt, inner, d)
         bits = 0
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                bits |= self.taint(child, env, d)
+        for field_name in node._fields:  # `ast.iter_child_nodes`, without its generator
+            value = getattr(node, field_name, None)
+            if isinstance(value, ast.expr):
+                bits |= self.taint(value, env, d)
+            elif isinstance(value, list):
+                for child in value:
+                    if isinstance(child, ast.expr):
+                        bits |= self.taint(child, env, d)
         return bits
 
     def _taint_call(self, node: ast.Call, env: dict[str, _Val], d: int) -> int:

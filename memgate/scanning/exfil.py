@@ -39,7 +39,13 @@ from urllib.parse import unquote
 
 from memgate.domain import Chunk, ChunkKind, Severity
 from memgate.scanning._code_lang import has_any
-from memgate.scanning._code_py import ENV, SENS, SENSITIVE_PATH, python_facts
+from memgate.scanning._code_py import (
+    ENV,
+    SENS,
+    SENSITIVE_PATH,
+    may_carry_sensitive,
+    python_facts,
+)
 from memgate.scanning._code_shell import Command, Segment, shell_segments
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.rules import Rule
@@ -147,12 +153,20 @@ class ExfilAnalyzer:
         text = chunk.text
         if chunk.kind is ChunkKind.JSON and "postinstall" not in text:
             return []
+        # NOTE: plain loops, no helper calls: this runs on every chunk.
         opened: set[str] = set()
         for char, entries in self._gates:
             if char in text:
                 for confirm, kind in entries:
-                    if kind not in opened and (not confirm or has_any(text, confirm)):
+                    if kind in opened:
+                        continue
+                    if not confirm:
                         opened.add(kind)
+                        continue
+                    for needle in confirm:
+                        if needle in text:
+                            opened.add(kind)
+                            break
         if not opened:
             return []
         lower = text.lower()
@@ -186,6 +200,8 @@ class ExfilAnalyzer:
         if kind == "python_flow":
             if chunk.language not in (None, "python", "py"):
                 return
+            if not may_carry_sensitive(text):
+                return  # nothing credential-like or environment-wide to send
             sinks = frozenset(spec.p.get("sinks", ()))
             prefixes = tuple(spec.p.get("prefixes", ()))
             typed = chunk.kind is ChunkKind.CODE and chunk.language in ("python", "py")

@@ -41,10 +41,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgate.domain import Chunk, ChunkKind, Severity
-from memgate.scanning._code_lang import has_python_hint, looks_like_javascript
+from memgate.scanning._code_lang import (
+    KeywordSet,
+    has_any,
+    has_python_hint,
+    looks_like_javascript,
+)
 from memgate.scanning._code_py import (
     DECODED,
     EXT,
+    INDIRECT_NAMES,
     LOCAL,
     CallFact,
     PyFacts,
@@ -105,6 +111,10 @@ class _Spec:
     arg_names: frozenset[str]
     context: re.Pattern[str] | None
     context_level: Level
+    triggers: tuple[str, ...] | None
+    """Words one of which is in the text whenever the rule can fire on it, unless
+    a name is computed (`indirect`); None: no such words are known."""
+    indirect: bool
 
     def matches(self, qual: str) -> bool:
         if qual in self.calls or qual.startswith(self.prefixes):
@@ -140,7 +150,25 @@ def _spec(rule: Rule) -> _Spec:
         arg_names=frozenset(str(x).lower() for x in p.get("arg_names", ())),
         context=re.compile(str(p["context"])) if p.get("context") else None,
         context_level=parse_levels({"c": p.get("context_level")}, None).get("c"),
+        triggers=_triggers(str(p.get("kind", "call")), p),
+        indirect=str(p.get("kind", "call")) in ("call", "decoded_exec", "reverse_shell"),
     )
+
+
+def _triggers(kind: str, p: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """Every component of a resolved name (`os.system`) is written in the code (at
+    the call, in an import, in an assignment or as the string given to getattr /
+    __import__) unless it is computed, which takes one of `INDIRECT_NAMES`. So a
+    call rule needs one of its names' longest components in the text; a dunder
+    rule needs one of its names."""
+    if kind in ("call", "decoded_exec", "reverse_shell"):
+        names = [*p.get("calls", ()), *(x.strip(".") for x in p.get("prefixes", ()))]
+        words = {max(n.split("."), key=len) for n in names if n}
+        words.update(p.get("methods", ()))
+        return tuple(sorted(w for w in words if w))
+    if kind == "dunder":
+        return tuple(sorted(p.get("names", ())))
+    return None
 
 
 def origin(call: CallFact, arg: int | None) -> str:
@@ -169,7 +197,7 @@ class PythonAstAnalyzer:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._specs = [_spec(r) for r in rules]
-        self._keywords = tuple(sorted({k for r in rules for k in r.keywords}))
+        self._keywords = KeywordSet(sorted({k for r in rules for k in r.keywords}))
         names: set[str] = set()
         for s in self._specs:
             if s.kind == "call":
@@ -193,10 +221,12 @@ class PythonAstAnalyzer:
         # dunder name or a Python 2 exec statement (memchr-speed `in`).
         if "(" not in text and "__" not in text and "exec " not in text:
             return []
-        lower = text.lower()
-        present = frozenset(k for k in self._keywords if k in lower)
-        if self._keywords and not present:
+        present = self._keywords.present(text.lower())
+        if self._keywords.words and not present:
             return []
+        live = self._live(text, present)
+        if not live:
+            return []  # no rule's name is written: nothing to parse for
         if sniffed and not has_python_hint(text):
             return []  # JavaScript: judged by the javascript detector
         if (chunk.language is None or sniffed) and looks_like_javascript(text):
@@ -211,11 +241,25 @@ class PythonAstAnalyzer:
             if any(k in line_lower for k in present):
                 fallback.extend(token_calls(line, offset, self._fallback_names))
         out: list[Hit] = []
+        for spec in live:
+            out.extend(_limit(self._run(spec, facts, fallback, text)))
+        return out
+
+    def _live(self, text: str, present: frozenset[str]) -> list[_Spec]:
+        """The rules whose keywords are present and that can fire on `text`."""
+        live: list[_Spec] = []
+        indirect: bool | None = None
         for spec in self._specs:
             if spec.keywords and spec.keywords.isdisjoint(present):
                 continue
-            out.extend(_limit(self._run(spec, facts, fallback, text)))
-        return out
+            if spec.triggers is None or has_any(text, spec.triggers):
+                live.append(spec)
+            elif spec.indirect:
+                if indirect is None:
+                    indirect = has_any(text, INDIRECT_NAMES)
+                if indirect:
+                    live.append(spec)
+        return live
 
     def _run(
         self, spec: _Spec, facts: PyFacts, fallback: list[CallFact], text: str

@@ -108,8 +108,15 @@ class ShellAnalyzer:
         for char, entries in self._gates:
             if char in text:
                 for confirm, kind in entries:
-                    if kind not in opened and (not confirm or has_any(text, confirm)):
+                    if kind in opened:
+                        continue
+                    if not confirm:
                         opened.add(kind)
+                        continue
+                    for needle in confirm:
+                        if needle in text:
+                            opened.add(kind)
+                            break
         if not opened:
             return []
         lower = text.lower()
