@@ -111,6 +111,8 @@ class Scanner:
                 source=source, origin=layer.origin, hidden=layer.hidden, depth=layer.depth
             )
             for index, piece in enumerate(chunks):
+                if piece.text.isspace():
+                    continue  # nothing any detector could match
                 chunk_index = index if layer.origin == "text" else None
                 for hit in self._hits(piece, ctx):
                     located.append(self._locate(hit, piece, layer, chunk_index))
