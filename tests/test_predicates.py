@@ -201,6 +201,16 @@ def test_emails() -> None:
 def test_phones() -> None:
     assert phone_context("617-555-0191", "reach me at 617-555-0191")
     assert not phone_context("617-555-0191", "apples 617-555-0191")
+    far = " and then some more words about the week" * 3
+    # a phone word covers its whole context (a paragraph); a weak one only nearby
+    assert phone_context("617-555-0191", f"Contacts:{far} Ann 617-555-0191")
+    assert phone_context("617-555-0191", f"number 617-555-0191{far}")
+    assert not phone_context("617-555-0191", f"number{far} 617-555-0191")
+    assert phone_context("617-555-0191", "ann.lee@example.org | 617-555-0191")
+    assert not phone_context("617-555-0191", f"ann.lee@example.org{far} | 617-555-0191")
+    assert not is_not_phone("617-555-0191", "cell 617-555-0191.")  # a full stop
+    assert is_not_phone("617-555-0191", "x 617-555-0191.5")  # a decimal
+    assert is_not_phone("617-555-0191", "x 617-555-0191:80")
     assert is_not_phone("13812345678", "订单号 13812345678")
     assert is_not_phone("13812345678", "order #13812345678")
     assert not is_not_phone("13812345678", "手机 13812345678")

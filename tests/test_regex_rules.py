@@ -12,8 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memgate.domain import Chunk, ChunkKind, Source, Span
 from memgate.errors import RulesError
-from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
+from memgate.scanning import BUILTIN_ANALYZERS, Scanner, default_rules_dir, load_rules
+from memgate.scanning.analyzer import ScanContext
+from memgate.scanning.regex_rules import RegexAnalyzer
 
 HEADER = '[family]\nname = "test"\ndescription = "rules for one test"\n'
 
@@ -143,9 +146,38 @@ def test_chunk_kind_filter(make: ScannerFactory) -> None:
     assert _fired(scanner, code) == ["MG-SEC-911"]
 
 
+def test_paragraph_context_reaches_across_the_paragraph_only(make: ScannerFactory) -> None:
+    extra = 'value_group = 1\nvalidators = ["phone_context"]\nparams = { digits = 8%s }'
+    rule = r"(\d{3}-\d{3}-\d{4})"
+    near = make(_rule("MG-SEC-913", rule, extra % ""))
+    wide = make(_rule("MG-SEC-913", rule, extra % ', context = "paragraph"'))
+    text = "Phone list\n" + "".join(
+        f"- a volunteer from the north side {n}-555-0100\n" for n in (212, 213, 214)
+    )
+    assert len(near.scan(text).findings) == 1  # the others are 80+ characters away
+    assert len(wide.scan(text).findings) == 3
+    assert wide.scan(text + "\n\nbatch 215-555-0100").findings[-1].span[0] < len(text)
+
+
+def test_triggers_survive_lone_surrogates_and_wide_keywords() -> None:
+    # The Scanner replaces lone surrogates before analyzers run; the analyzer
+    # must not rely on it. MG-SEC-036 has the keyword `密码` and window 0.
+    rules = load_rules([default_rules_dir() / "secrets.toml"])
+    analyzer = RegexAnalyzer([r for r in rules.active() if r.detector == "regex"])
+    text = "\ud800 数据库密码：Zq8vN3xR7tLw2PbK \udfff"
+    piece = Chunk(kind=ChunkKind.PROSE, span=Span(0, len(text)), text=text)
+    ctx = ScanContext(source=Source.TOOL, origin="text", hidden=False, depth=0)
+    assert "MG-SEC-036" in {h.rule_id for h in analyzer.analyze(piece, ctx)}
+
+
 @pytest.mark.parametrize(
     "params",
-    ["params = { window = -1 }", "params = { windows = 3 }", "params = { window = [1, 2, 3] }"],
+    [
+        "params = { window = -1 }",
+        "params = { windows = 3 }",
+        "params = { window = [1, 2, 3] }",
+        'params = { context = "document" }',
+    ],
 )
 def test_bad_params_are_refused(make: ScannerFactory, params: str) -> None:
     with pytest.raises((ValueError, RulesError)):

@@ -3,6 +3,7 @@ fingerprints are stable, benign look-alikes stay clean, and no regex hangs."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -118,6 +119,62 @@ def test_pii_is_found_and_redacted(scanner: Scanner, text: str, rule_id: str, va
 
 
 @pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # phone context only once, before the first number of a list
+        (
+            "On-call roster: Mia Torres mia.torres@example.org, 415-555-0101;"
+            " Raj Patel raj.patel@example.net, 415-555-0102; Lena Vos, 415-555-0103.",
+            ["415-555-0101", "415-555-0102", "415-555-0103"],
+        ),
+        (
+            "Phone list for the site visit\n"
+            + "".join(
+                f"- volunteer {n}, arrives by bus from the north car park: 212-555-01{n}\n"
+                for n in range(10, 14)
+            ),
+            [f"212-555-01{n}" for n in range(10, 14)],
+        ),
+        # parentheses, and a full stop right after the number
+        ("Home (718) 555-0177. Office line 718-555-0178.", ["(718) 555-0177", "718-555-0178"]),
+        ("Please text me on 929.555.0190.", ["929.555.0190"]),
+        # a signature: an e-mail address next to the number says "contact"
+        (
+            "-- \nOmar Haddad | Field Engineer | omar.haddad@example.com | 206-555-0143",
+            ["206-555-0143"],
+        ),
+        # the whole birth date, whatever the day's digits
+        ("patient intake: DOB 1984-11-29, allergies none", ["1984-11-29"]),
+        ("DOB 1979-08-31; MRN pending", ["1979-08-31"]),
+        ('{"dob": "07/30/1991"}', ["07/30/1991"]),
+        ("date of birth: 21.10.1966.", ["21.10.1966"]),
+        ("出生日期：1990年12月25日，籍贯浙江", ["1990年12月25日"]),
+    ],
+)
+def test_every_value_in_a_personal_record_is_redacted(
+    scanner: Scanner, text: str, values: list[str]
+) -> None:
+    result = scanner.scan(text, Source.TOOL)
+    for value in values:
+        _assert_redacted(result, value)
+    assert not re.search(r"\[REDACTED:[^\]]+\]\d", result.redacted)  # no digit left behind
+
+
+def test_phone_context_stays_in_its_paragraph(scanner: Scanner) -> None:
+    text = "Contact: Ana Ruiz, mobile 503-555-0110.\n\nBatch 7 shipped 312-555-1000 units."
+    result = scanner.scan(text, Source.TOOL)
+    _assert_redacted(result, "503-555-0110")
+    assert "312-555-1000" in result.redacted
+
+
+def test_no_redaction_leaves_a_digit_behind(scanner: Scanner) -> None:
+    for rule in load_rules(FILES).active():
+        for case in rule.examples.match:
+            redacted = scanner.scan(expand(case.text, rule.id), case.source).redacted
+            assert not re.search(r"\[REDACTED:[^\]]+\]\d", redacted), (rule.id, redacted)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "export OPENAI_API_KEY=YOUR_API_KEY",
@@ -134,6 +191,15 @@ def test_pii_is_found_and_redacted(scanner: Scanner, text: str, rule_id: str, va
         "Stripe test mode: use card number 4242 4242 4242 4242 with any future expiry date.",
         "Questions? Write to support@example.com or noreply@example.com.",
         "Janet has 16 ducks; she sells 3 eggs for $2 each and earns 1,234,567 by 2024-06-11.",
+        # word problems full of numbers, some next to phone words
+        "A phone plan costs $45 a month plus $0.05 per text. Maria sent 312 texts in May,"
+        " 555 in June and 1024 in July. How much did her texts cost? Answer: 0.05 * 1891 = 94.55",
+        "Tom makes 3 calls a day. Each call lasts 12.5 minutes. Over 365 days, how many"
+        " minutes is that? 3 * 12.5 * 365 = 13687.5 minutes, or 228.125 hours.",
+        "The line passes through (2, 3) and (8, 15). Its slope is (15 - 3) / (8 - 2) = 2,"
+        " so y = 2x - 1; at x = 250, y = 499 and at x = 1000, y = 1999.",
+        "Call the mean of 415, 555 and 1234 m; then m = (415 + 555 + 1234) / 3 = 734.67.",
+        "Ticket 617-555-0191 was closed; call the desk if it reopens.",
         "Order #13812345678 shipped at 1718073600; version 2.13.4567890",
         '  -H "Authorization: Bearer <token>" \\',
         "DATABASE_URL=postgres://USER:PASSWORD@localhost:5432/DBNAME",

@@ -483,34 +483,54 @@ def email_personal(value: str, context: str = "") -> bool:
     )
 
 
-_PHONE_CONTEXT = re.compile(
+PHONE_NEAR = 80
+"""How near a weak phone word must be to the number (see `phone_context`)."""
+
+# Words that say "phone" wherever they stand in a paragraph, and weaker ones
+# (`number`, `line`, `m:`) that count only next to the number.
+_PHONE_WORDS = re.compile(
     r"""(?ix)
-    \b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|sms|reach|contacts?|fax|line|
-    whatsapp|wechat|signal|number|ph|mob|m|t)\b|电话|手机|联系|号码|手机号|致电|微信
+    \b(?:phones?|tel|telephone|mobile|cell|cellphone|call|sms|reach|contacts?|fax|whatsapp|
+    wechat|signal|signature|vcard)\b|电话|手机|联系|致电|微信|传真
+    """
+)
+_PHONE_NEAR = re.compile(
+    r"""(?ix)
+    \b(?:text|line|number|ph|mob|m|t)\b|号码
+    | [\w.+-]@[a-z0-9-]+\.[a-z]  # next to an e-mail address: a contact entry
     """
 )
 
 
 def phone_context(value: str, context: str = "") -> bool:
-    """Validator: the number is said to be a phone number."""
-    return bool(_PHONE_CONTEXT.search(context))
+    """Validator: the number is said to be a phone number: a phone word anywhere in
+    the context (one "contacts:" covers a list), or a weaker word (`number`,
+    `line`) or an e-mail address within `PHONE_NEAR` characters of it."""
+    if _PHONE_WORDS.search(context):
+        return True
+    at = context.find(value)
+    if at >= 0:
+        context = context[max(0, at - PHONE_NEAR) : at + len(value) + PHONE_NEAR]
+    return bool(_PHONE_NEAR.search(context))
 
 
 _NOT_PHONE_BEFORE = re.compile(
     r"""(?ix)(?:order|invoice|tracking|ticket|case|ref|reference|txn|transaction|serial|
     build|version|ver|v|isbn|issn|doi|id|no|\#|订单号?|单号|流水号?|编号|工单)\W{0,3}$"""
 )
+_NOT_PHONE_AFTER = re.compile(r"[.:]\d|:")  # 12.345678901, 555-0147:8080; not a full stop
 
 
 def is_not_phone(value: str, context: str = "") -> bool:
-    """Filter: the number is an order/ticket/serial number, or part of a version or timestamp."""
+    """Filter: the number is an order/ticket/serial number, or part of a version,
+    decimal or timestamp."""
     before = _before(value, context, 24)
     if _NOT_PHONE_BEFORE.search(before):
         return True
     at = context.find(value)
     after = context[at + len(value) : at + len(value) + 2] if at >= 0 else ""
     # version strings and decimals: v1.2.3, 12.345678901
-    return before.endswith((".", "v")) or after.startswith((".", ":"))
+    return before.endswith((".", "v")) or bool(_NOT_PHONE_AFTER.match(after))
 
 
 def phone_digits(value: str, context: str = "") -> bool:

@@ -3,12 +3,13 @@ false-positive filters and allowlists, cheapest first (STYLE.md #3).
 
 Per chunk the work is:
 
-1. One regex pass over the lower-cased chunk finds its triggers
-   (`_TriggerIndex`): every occurrence of a rule keyword and, for rules that set
-   `params.digits = N`, every start of a run of at least N digits (up to two of
-   ` .()/-` allowed between digits). A rule runs only if any of its keywords
-   occurs and, with `digits`, such a run occurs. A rule with neither runs on
-   every chunk: avoid it, that is the slow path.
+1. One pass over the lower-cased chunk finds its triggers (`RegexAnalyzer`): an
+   Aho-Corasick automaton finds every occurrence of every rule keyword and, for
+   rules that set `params.digits = N`, one regex finds every start of a run of
+   at least N digits (up to two of ` .()/-` allowed between digits). A rule
+   runs only if any of its keywords occurs and, with `digits`, such a run
+   occurs. A rule with neither runs on every chunk: avoid it, that is the slow
+   path.
 2. A rule's regex runs over the whole chunk, or, with `params.window`, only
    where a match may start near a trigger: `window = [before, after]` (or one
    number for both) lets a match start from `before` characters before to
@@ -17,21 +18,27 @@ Per chunk the work is:
    `window = 0` the regex is tried exactly where each keyword starts, once, so
    a broad keyword in front of an expensive regex costs little.
 3. Each candidate value passes the length and entropy floors, validators,
-   filters, allowlist and stopwords, in that order.
+   filters, allowlist and stopwords, in that order. Validators and filters see
+   `CONTEXT_CHARS` characters on either side of the value or, with
+   `params.context = "paragraph"`, the paragraph around it (up to
+   `PARAGRAPH_CHARS` on either side): a contact list says "phone" once, for
+   every number in it.
 
 Write rule regexes to start with a literal (`AKIA`, `sk-`): the regex engine then
 jumps between occurrences of it, while a leading lookbehind, class or `(?i)`
 makes it try every position. Put a boundary check after the literal instead
-(`sk-(?<![\w-]sk-)`).
+(`sk-(?<![\w-]sk-)`). Keywords cost little however many there are, but each
+occurrence of a rule's keyword runs its regex: avoid keywords that are common
+words (`token`, `key`) in front of a regex that scans the whole chunk.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation, MatchKind
 
 from memgate.domain import Chunk, ChunkKind
 from memgate.scanning.analyzer import Hit, ScanContext
@@ -40,10 +47,13 @@ from memgate.scanning.rules import Rule
 
 MAX_HITS_PER_RULE = 32
 CONTEXT_CHARS = 80
+PARAGRAPH_CHARS = 600
+"""With `params.context = "paragraph"`: how far a paragraph reaches on either side."""
 MAX_WINDOWS = 64
 """More trigger occurrences than this and a windowed rule scans the whole chunk."""
 
-_PARAMS = frozenset({"window", "digits"})
+_PARAMS = frozenset({"window", "digits", "context"})
+_CONTEXTS = frozenset({"near", "paragraph"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +72,8 @@ class _Compiled:
     """(before, after): where a match may start around a trigger."""
     starter: re.Pattern[str] | None
     """For a window wider than one position: finds where the next match starts."""
+    paragraph: bool
+    """Validators and filters see the paragraph around a value, not `CONTEXT_CHARS`."""
 
 
 def _int_param(rule: Rule, name: str, low: int) -> int | None:
@@ -99,6 +111,9 @@ def _compile(rule: Rule) -> _Compiled:
         raise ValueError(f"{rule.id}: unknown regex params {sorted(unknown)}")
     window = _window_param(rule)
     reach = 0 if window is None else window[0] + window[1]
+    context = rule.params.get("context", "near")
+    if context not in _CONTEXTS:
+        raise ValueError(f"{rule.id}: params.context must be one of {sorted(_CONTEXTS)}")
     return _Compiled(
         rule=rule,
         pattern=pattern,
@@ -112,6 +127,7 @@ def _compile(rule: Rule) -> _Compiled:
         digits=_int_param(rule, "digits", 2),
         window=window,
         starter=_starter(rule.regex or "", pattern, reach) if reach else None,
+        paragraph=context == "paragraph",
     )
 
 
@@ -132,36 +148,6 @@ def _starter(regex: str, pattern: re.Pattern[str], reach: int) -> re.Pattern[str
 
 # ---------------------------------------------------------------- triggers
 
-# Rough share (percent) of each character in what agents store (English prose,
-# code, JSON), to choose how to find each keyword cheaply (see `_anchors`).
-# fmt: off
-_SHARE: dict[str, float] = {
-    " ": 15, "e": 12, "t": 9, "a": 8, "o": 7.5, "i": 7, "n": 6.7, "s": 6.3, "r": 6, "h": 5,
-    "l": 4, "d": 4, "c": 3, "u": 2.8, "m": 2.4, "p": 2, "f": 2, "g": 2, "y": 2, "\n": 2,
-    "w": 1.8, "b": 1.5, ".": 1.5, '"': 1.5, ":": 2, "v": 1, ",": 1, "k": 0.8, "_": 0.8,
-    "-": 0.8, "/": 0.6, "=": 0.6, "(": 0.5, ")": 0.5, "'": 0.5, "{": 0.4, "}": 0.4,
-    "x": 0.3, "\t": 0.3, "j": 0.2, "q": 0.15, "z": 0.1,
-}
-# fmt: on
-_DIGIT_SHARE = 3.0  # JSON and logs are full of digits
-
-
-def _share(ch: str) -> float:
-    if ch in _SHARE:
-        return _SHARE[ch]
-    if ch.isdigit():
-        return _DIGIT_SHARE
-    return 0.1 if ch.isascii() else 0.05
-
-
-def _compatible(a: str, i: int, b: str, j: int) -> bool:
-    """Could `a` anchored at `a[i]` and `b` anchored at `b[j]` sit on one text position?"""
-    left_a, left_b, right_a, right_b = a[: i + 1], b[: j + 1], a[i + 1 :], b[j + 1 :]
-    left = left_a.endswith(left_b) or left_b.endswith(left_a)
-    right = right_a.startswith(right_b) or right_b.startswith(right_a)
-    return left and right
-
-
 DIGIT_SEPARATORS = " .()/-"
 
 
@@ -171,152 +157,16 @@ def _digit_run(n: int) -> str:
     return f"(?:[{re.escape(DIGIT_SEPARATORS)}]{{0,2}}[0-9]){{{n - 1}}}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Alternative:
-    trigger: int
-    anchor: int
-    """Offset of the anchor character inside the keyword (0 for a digit run)."""
-    shadowed: tuple[tuple[int, int, re.Pattern[str]], ...]
-    """Later alternatives of the same anchor character that may match on the same
-    position (the regex reports only the first): (trigger, anchor, check)."""
+def _run_start(n: int) -> re.Pattern[bytes]:
+    """Where a run of at least n digits starts (a digit not right after a digit), in
+    the chunk as ASCII bytes with every digit made `0` (`_ZERO_DIGITS`). Starting
+    with a literal lets the regex engine skip to the next digit in C, several
+    times faster than a class would."""
+    return re.compile(f"0(?<!0.)(?={_digit_run(n).replace('[0-9]', '0')})".encode("ascii"))
 
 
-class _TriggerIndex:
-    """Finds, in one regex pass over a lower-cased chunk, every rule keyword that
-    occurs and every start of a digit run of the lengths rules ask for.
-
-    Each keyword is anchored on a rare character of it. The combined pattern has
-    one branch per anchor character, `c(?=<rest>(?<=<keyword>)())`: the regex
-    engine skips, in C, every position whose character anchors nothing; after an
-    anchor it matches the rest of each keyword as a trie of literals, then the
-    whole keyword by lookbehind; it consumes one character per hit, so
-    overlapping keywords are all found. A digit run is anchored on its first
-    digit. The empty group tells which keyword matched; keywords of one anchor
-    that can match on the same position are re-checked after the first one
-    matched. Keywords made only of common letters are found with `str.find`,
-    which is cheaper for them.
-    """
-
-    def __init__(self, keywords: Iterable[str], digit_runs: Iterable[int]) -> None:
-        words = sorted(set(keywords), key=lambda k: (-len(k), k))
-        runs = sorted(set(digit_runs), reverse=True)
-        self.triggers: tuple[str | int, ...] = (*words, *runs[-1:])
-        self._runs = {n: re.compile(f"[0-9]{_digit_run(n)}") for n in runs}
-        anchors = self._anchors(words, digits=bool(runs))
-        self._plain = tuple((words[n], n) for n in range(len(words)) if n not in anchors)
-        groups: dict[str, list[tuple[int, int]]] = {}  # anchor character -> (id, offset)
-        for n, i in anchors.items():
-            groups.setdefault(words[n][i], []).append((n, i))
-        if runs:  # the shortest run; rules wanting longer ones check with `long_enough`
-            for d in "0123456789":
-                groups.setdefault(d, [])
-        run_id = len(words)
-        alternatives: list[str] = []
-        table: list[_Alternative | None] = [None]  # regex group number -> alternative
-
-        def leaf(n: int, i: int, members: list[tuple[int, int]]) -> str:
-            word = words[n]
-            shadowed = tuple(
-                (o, j, self._check(o))
-                for o, j in members
-                if o != n and _compatible(word, i, words[o], j)
-            ) + (((run_id, 0, self._check(run_id)),) if runs and word[i].isdigit() else ())
-            table.append(_Alternative(trigger=n, anchor=i, shadowed=shadowed))
-            return f"(?<={re.escape(word)})()" if len(word) > 1 else "()"
-
-        def trie(node: dict[str, Any], members: list[tuple[int, int]]) -> str:
-            # The text after the anchor, as nested literal branches (cheap to reject);
-            # a keyword's lookbehind is checked only once all of it after the anchor matched.
-            parts = [f"{re.escape(c)}{trie(node[c], members)}" for c in sorted(node) if c]
-            parts += [leaf(n, i, members) for n, i in node.get("", [])]
-            return parts[0] if len(parts) == 1 else f"(?:{'|'.join(parts)})"
-
-        for ch in sorted(groups, key=_share, reverse=True):
-            members = groups[ch]
-            root: dict[str, Any] = {}
-            for n, i in members:
-                node = root
-                for c in words[n][i + 1 :]:
-                    node = node.setdefault(c, {})
-                node.setdefault("", []).append((n, i))  # "" holds the keywords ending here
-            inner = [f"(?={trie(root, members)})"] if members else []
-            if runs and ch.isdigit():
-                table.append(_Alternative(trigger=run_id, anchor=0, shadowed=()))
-                inner.append(f"(?<![0-9].)(?={_digit_run(runs[-1])})()")  # where a run starts
-            alternatives.append(
-                f"{re.escape(ch)}{inner[0] if len(inner) == 1 else '(?:' + '|'.join(inner) + ')'}"
-            )
-        self._pattern = re.compile("|".join(alternatives)) if alternatives else None
-        self._table = tuple(table)
-
-    @staticmethod
-    def _anchors(words: Sequence[str], *, digits: bool) -> dict[int, int]:
-        """Anchor offset per keyword id; keywords left out are cheaper as `find`.
-
-        Costs in ns per character of text, measured roughly: an anchor character
-        stops the regex `share` times per 100 characters (~70 ns per stop, ~10 more
-        per keyword sharing it); a `find` costs ~1 ns per character.
-        """
-        hit, member, plain = 0.7, 0.1, 1.0
-        used = set("0123456789") if digits else set()  # digit runs stop on digits anyway
-
-        def cost(ch: str) -> float:
-            return _share(ch) * (member if ch in used else hit)
-
-        anchors: dict[int, int] = {}
-        for n in sorted(range(len(words)), key=lambda n: min(map(_share, words[n]))):
-            k = words[n]
-            anchors[n] = min(range(len(k)), key=lambda j: (cost(k[j]), -j))
-            used.add(k[anchors[n]])
-        # Second pass: a keyword that opened a group early may join a later one.
-        for n, i in list(anchors.items()):
-            k = words[n]
-            sizes = Counter(words[o][j] for o, j in anchors.items() if o != n)
-            used = set(sizes) | (set("0123456789") if digits else set())
-            anchors[n] = min(range(len(k)), key=lambda j: (cost(k[j]), j != i, -j))
-        sizes = Counter(words[n][i] for n, i in anchors.items())
-        for n, i in list(anchors.items()):
-            ch = words[n][i]
-            base = 0.0 if digits and ch.isdigit() else hit
-            if _share(ch) * (base + member * sizes[ch]) > plain * sizes[ch]:
-                del anchors[n]
-        return anchors
-
-    def _check(self, n: int) -> re.Pattern[str]:
-        trigger = self.triggers[n]
-        if isinstance(trigger, str):
-            return re.compile(re.escape(trigger))
-        return re.compile(f"[0-9](?<![0-9].)(?={_digit_run(trigger)})")
-
-    def long_enough(self, lower: str, starts: list[int], size: int) -> list[int]:
-        """The digit runs, among those found, with at least `size` digits."""
-        run = self._runs[size]
-        return [s for s in starts if run.match(lower, s)]
-
-    def find(self, lower: str) -> list[tuple[int, int]]:
-        """(trigger id, start) of each occurrence (at most MAX_WINDOWS + 1 of a
-        keyword found by `find`)."""
-        found: list[tuple[int, int]] = []
-        for word, n in self._plain:
-            at = lower.find(word)
-            count = 0
-            while at >= 0 and count <= MAX_WINDOWS:
-                found.append((n, at))
-                at = lower.find(word, at + 1)
-                count += 1
-        if self._pattern is None:
-            return found
-        table = self._table
-        for m in self._pattern.finditer(lower):
-            alt = table[m.lastindex or 0]
-            if alt is None:
-                continue
-            at = m.start()
-            found.append((alt.trigger, at - alt.anchor))
-            for other, anchor, check in alt.shadowed:
-                if at >= anchor and check.match(lower, at - anchor):
-                    found.append((other, at - anchor))
-        return found
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # ---------------------------------------------------------------- the analyzer
@@ -324,72 +174,128 @@ class _TriggerIndex:
 
 class RegexAnalyzer:
     """Runs the regex rules whose triggers occur in a chunk: any of its keywords and,
-    with `params.digits`, a digit run (rules with neither always run)."""
+    with `params.digits`, a digit run (rules with neither always run).
+
+    The lower-cased chunk is encoded to ASCII bytes, each other code point as one
+    `?`, so byte offsets are character offsets. On those bytes one Aho-Corasick
+    automaton over every ASCII keyword finds each occurrence of each keyword
+    (overlapping ones too: `sk`, `sk-` and `sk-ant-` at one position are three
+    occurrences), and one regex finds where digit runs start. The few non-ASCII
+    keywords (`密码`) have their own automaton, run only on non-ASCII chunks.
+    """
 
     def __init__(self, rules: Sequence[Rule]) -> None:
-        self._compiled = tuple(_compile(r) for r in rules)
-        # The keywords of a rule with `digits` are tested with `in` once a digit run
-        # is found, rather than looked for in every chunk.
-        self._index = _TriggerIndex(
-            (k for c in self._compiled if c.digits is None for k in c.keywords),
-            (c.digits for c in self._compiled if c.digits is not None),
+        compiled = tuple(_compile(r) for r in rules)
+        self._compiled = compiled
+        keywords = list(dict.fromkeys(k for c in compiled for k in c.keywords))
+        ids = {k: n for n, k in enumerate(keywords)}
+        narrow = [k for k in keywords if k.isascii()]
+        self._automaton = (
+            BytesAhoCorasick(
+                [k.encode("ascii") for k in narrow],
+                matchkind=MatchKind.Standard,
+                implementation=Implementation.DFA,
+            )
+            if narrow
+            else None
         )
-        triggers = self._index.triggers
-        ids = {t: n for n, t in enumerate(triggers) if isinstance(t, str)}
-        self._run_id = len(triggers) - 1 if triggers and isinstance(triggers[-1], int) else -1
-        shortest = triggers[self._run_id]
-        self._shortest_run = shortest if isinstance(shortest, int) else 0
-        rules_of: list[list[int]] = [[] for _ in triggers]
-        for n, c in enumerate(self._compiled):
-            if c.digits is not None:
-                rules_of[self._run_id].append(n)
-            else:
-                for kw in c.keywords:
-                    rules_of[ids[kw]].append(n)
+        self._automaton_ids = tuple(ids[k] for k in narrow)
+        wide = [k for k in keywords if not k.isascii()]
+        self._wide_automaton = (
+            AhoCorasick(wide, matchkind=MatchKind.Standard, implementation=Implementation.DFA)
+            if wide
+            else None
+        )
+        self._wide_ids = tuple(ids[k] for k in wide)
+        rules_of: list[list[int]] = [[] for _ in keywords]
+        for n, c in enumerate(compiled):
+            for kw in c.keywords:
+                rules_of[ids[kw]].append(n)
         self._rules_of = tuple(tuple(r) for r in rules_of)
-        self._keyword_ids = tuple(
-            () if c.digits is not None else tuple(ids[k] for k in c.keywords)
-            for c in self._compiled
-        )
+        self._keyword_ids = tuple(tuple(ids[k] for k in c.keywords) for c in compiled)
         self._always = frozenset(
-            n for n, c in enumerate(self._compiled) if not c.keywords and c.digits is None
+            n for n, c in enumerate(compiled) if not c.keywords and c.digits is None
         )
+        # Rules with `digits` and no keywords run wherever a digit run is long
+        # enough; the chunk is searched once, for the shortest run they ask for.
+        self._run_rules = frozenset(
+            n for n, c in enumerate(compiled) if not c.keywords and c.digits is not None
+        )
+        self._base_run = min((compiled[n].digits or 0 for n in self._run_rules), default=0)
+        self._run_start = {c.digits: _run_start(c.digits) for c in compiled if c.digits}
+
+    def _keywords(self, lower: str, data: bytes) -> dict[int, list[int]]:
+        """Keyword id -> starts of its occurrences."""
+        at: dict[int, list[int]] = {}
+        if self._automaton is not None:
+            ids = self._automaton_ids
+            for n, start, _ in self._automaton.find_matches_as_indexes(data, overlapping=True):
+                keyword = ids[n]
+                if keyword in at:
+                    at[keyword].append(start)
+                else:
+                    at[keyword] = [start]
+        if self._wide_automaton is not None and not lower.isascii():
+            try:
+                found = self._wide_automaton.find_matches_as_indexes(lower, overlapping=True)
+            except UnicodeEncodeError:  # a lone surrogate: one code point, like its stand-in
+                found = self._wide_automaton.find_matches_as_indexes(
+                    _SURROGATE.sub("\ufffd", lower), overlapping=True
+                )
+            for n, start, _ in found:
+                at.setdefault(self._wide_ids[n], []).append(start)
+        return at
+
+    def _runs(self, zeroed: bytes, size: int, runs: dict[int, list[int]]) -> list[int]:
+        """Starts of the digit runs of at least `size` digits, filtered from a
+        shorter size already searched for, if any."""
+        shorter = [n for n in runs if n < size]
+        if shorter:
+            run = self._run_start[size]
+            starts = [s for s in runs[max(shorter)] if run.match(zeroed, s)]
+        elif zeroed.count(b"0") < size:  # counting is cheaper than searching
+            starts = []
+        else:
+            starts = [m.start() for m in self._run_start[size].finditer(zeroed)]
+        runs[size] = starts
+        return starts
 
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
         text = chunk.text
         lower = text.lower()
-        found = self._index.find(lower)
-        if not found and not self._always:
+        data = lower.encode("ascii", "replace")  # one byte per code point
+        at = self._keywords(lower, data)
+        zeroed = data.translate(_ZERO_DIGITS)
+        runs: dict[int, list[int]] = {}  # digit-run starts by minimum length
+        candidates = self._always
+        if self._base_run and self._runs(zeroed, self._base_run, runs):
+            candidates = candidates | self._run_rules
+        if at:
+            rules_of = self._rules_of
+            candidates = candidates.union(*(rules_of[k] for k in at))
+        if not candidates:
             return
-        at: dict[int, list[int]] = {}
-        for trigger, start in found:
-            at.setdefault(trigger, []).append(start)
-        candidates = set(self._always)
-        for trigger in at:
-            candidates.update(self._rules_of[trigger])
+        kind = chunk.kind
         # Positions index `lower`; they index `text` only if lowering kept the length.
         aligned = len(lower) == len(text)
-        runs: dict[int, list[int]] = {}  # digit-run starts by minimum length
         for n in sorted(candidates):
             c = self._compiled[n]
-            if chunk.kind not in c.kinds:
+            if kind not in c.kinds:
                 continue
-            if c.languages and chunk.kind is ChunkKind.CODE and chunk.language not in c.languages:
+            if c.languages and kind is ChunkKind.CODE and chunk.language not in c.languages:
                 continue
-            keyword_ids = self._keyword_ids[n]
             if c.digits is not None:
                 starts = runs.get(c.digits)
                 if starts is None:
-                    starts = at[self._run_id]
-                    if c.digits > self._shortest_run:
-                        starts = self._index.long_enough(lower, starts, c.digits)
-                    runs[c.digits] = starts
-                if not starts or (c.keywords and not any(k in lower for k in c.keywords)):
+                    starts = self._runs(zeroed, c.digits, runs)
+                if not starts:
                     continue
-            elif keyword_ids and not any(k in at for k in keyword_ids):
-                continue
             else:
-                starts = [s for k in keyword_ids for s in at.get(k, ())]
+                keyword_ids = self._keyword_ids[n]
+                if len(keyword_ids) == 1:
+                    starts = at[keyword_ids[0]]
+                else:
+                    starts = [s for k in keyword_ids if k in at for s in at[k]]
             if c.window is None or not aligned or len(starts) > MAX_WINDOWS:
                 yield from self._matches(c, text, None)
             else:
@@ -431,7 +337,10 @@ class RegexAnalyzer:
             return False
         if rule.entropy is not None and shannon_entropy(value) < rule.entropy:
             return False
-        context = text[max(0, start - CONTEXT_CHARS) : end + CONTEXT_CHARS]
+        if c.paragraph:
+            context = _paragraph(text, start, end)
+        else:
+            context = text[max(0, start - CONTEXT_CHARS) : end + CONTEXT_CHARS]
         if any(not v(value, context) for v in c.validators):
             return False
         if any(f(value, context) for f in c.filters):
@@ -440,6 +349,15 @@ class RegexAnalyzer:
             return False
         lowered = value.lower()
         return not any(s in lowered for s in c.stopwords)
+
+
+def _paragraph(text: str, start: int, end: int) -> str:
+    """The paragraph (between blank lines) holding text[start:end], at most
+    `PARAGRAPH_CHARS` on either side."""
+    low = max(0, start - PARAGRAPH_CHARS)
+    before = text.rfind("\n\n", low, start)
+    after = text.find("\n\n", end, end + PARAGRAPH_CHARS)
+    return text[before + 2 if before >= 0 else low : after if after >= 0 else end + PARAGRAPH_CHARS]
 
 
 def _find(c: _Compiled, text: str, starts: list[int] | None) -> Iterator[re.Match[str]]:
