@@ -20,10 +20,10 @@ extended without touching code; the compiled regexes have only bounded,
 disjoint repetitions (no catastrophic backtracking).
 
 Matching is gated so that almost no regex runs on ordinary text (STYLE.md #3):
-the words of a text are collected once (one `findall`), and an English entry
-is tried only if every one of its required tokens has an alternative among
-them (`Entry.gates`); prefixes (`word~`) are resolved against the words once
-and memoized. Chinese anchors are looked up only in the Chinese runs of a text.
+the gate keys of a text (whole words, word starts for prefixes `word~`,
+Chinese runs) are found in one Aho-Corasick pass (`Lexicon.keys`), and an
+entry is tried only if every one of its required tokens has an alternative
+whose keys are all present (`Entry.gates`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+
+from ahocorasick_rs import BytesAhoCorasick, Implementation
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
@@ -38,7 +41,6 @@ _WORD_ANCHOR = re.compile(r"^[a-z0-9]+$")
 # What counts as a word for the gates (on lower-cased text): runs of ASCII
 # letters and digits (`_WORD_BYTES`); in a text that is not ASCII, also each run
 # of other word characters (Cyrillic, Greek, accented letters, Chinese...).
-NON_ASCII_WORDS = re.compile(r"[^\W\x00-\x7f]+")
 _KEY_RUNS = re.compile(r"[a-z0-9]+|[^\W\x00-\x7f]+")
 
 # Between two English tokens: 1-40 non-word chars that do not end a sentence.
@@ -229,8 +231,6 @@ COMMON_WORDS = frozenset(
 )
 """Frequent in ordinary text (including notes about software): a poor gate."""
 DEFAULT_GAP_CHARS = 8
-MEMO_LIMIT = 200_000
-"""Words remembered by the prefix resolver; beyond it, words are resolved afresh."""
 
 
 Gate = tuple[tuple[str, ...], ...]
@@ -492,16 +492,39 @@ def _anchor_key(anchor: str, whole_word: bool) -> str | None:
     return m.group()
 
 
-_WORD_BYTES = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
-"""Translation table: ASCII letters and digits stay, every other byte is a space
-(tokenizing UTF-8 this way is several times cheaper than a regex `findall`)."""
+_WORD_BYTES = bytes(
+    c if 48 <= c <= 57 or 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256)
+)
+"""Translation table: ASCII letters (lower-cased) and digits stay, every other
+byte is a space.
+The ASCII words of a text are then exactly the space-delimited runs, so a
+word key is found by looking for ` word ` (and a prefix key by ` stem`)."""
 
-Key = bytes
-"""Gate keys are UTF-8 bytes: a text's words come from its encoded form."""
+Key = int
+"""Gate keys are small integers (see `Lexicon.key_names`)."""
+_FIRST = itemgetter(0)
 
 
-def _k(key: str) -> Key:
-    return key.encode("utf-8")
+def _is_cjk_key(key: str) -> bool:
+    return bool(_CJK.search(key))
+
+
+def _wide_letter_before(data: bytes, pos: int) -> bool:
+    """Whether the UTF-8 character ending at `pos` is a non-ASCII word
+    character: it continues a non-ASCII word (ASCII letters and digits do
+    not, as word keys are runs of one kind)."""
+    start = pos - 1
+    while start > 0 and data[start] & 0xC0 == 0x80 and pos - start < 4:
+        start -= 1
+    return data[start:pos].decode("utf-8", "replace").isalnum()
+
+
+def _wide_letter_at(data: bytes, pos: int) -> bool:
+    """Whether the UTF-8 character starting at `pos` is a non-ASCII word character."""
+    end = pos + 1
+    while end < len(data) and data[end] & 0xC0 == 0x80 and end - pos < 4:
+        end += 1
+    return data[pos:end].decode("utf-8", "replace").isalnum()
 
 
 _Gate = tuple[frozenset[Key], frozenset[Key], tuple[frozenset[Key], ...]]
@@ -510,109 +533,132 @@ of the one-key alternatives, and the key sets of the several-key ones (if
 empty, the quick test decides)."""
 
 
-def _compile_gate(gate: Gate) -> _Gate:
-    any_of = frozenset(_k(_rarest(alt)) for alt in gate)
-    singles = frozenset(_k(alt[0]) for alt in gate if len(alt) == 1)
-    multis = tuple(frozenset(_k(k) for k in alt) for alt in gate if len(alt) > 1)
+def _compile_gate(gate: Gate, ids: Mapping[str, Key]) -> _Gate:
+    any_of = frozenset(ids[_rarest(alt)] for alt in gate)
+    singles = frozenset(ids[alt[0]] for alt in gate if len(alt) == 1)
+    multis = tuple(frozenset(ids[k] for k in alt) for alt in gate if len(alt) > 1)
     return any_of, singles, multis
 
 
 @dataclass(frozen=True, slots=True)
 class Lexicon:
-    """All entries, indexed by gate key for the prefilter."""
+    """All entries, indexed by gate key for the prefilter.
+
+    The keys present in a text are found in one pass of an Aho-Corasick
+    automaton (`keys`): ASCII keys on the text's bytes with everything but
+    ASCII letters and digits made a space (so ` word ` is a whole word and
+    ` stem` a word start); in a text that is not ASCII, a second automaton
+    finds the other keys (Chinese anywhere, other scripts as whole words or
+    word starts, boundaries checked on the few hits)."""
 
     entries: tuple[Entry, ...]
-    by_key: Mapping[Key, tuple[int, ...]]
-    """Primary gate key -> entries (each entry under the keys of its rarest gate)."""
+    key_names: tuple[str, ...]
+    """Key id -> its text (`word`, `stem~`, a Chinese run)."""
+    by_key: Mapping[Key, tuple[tuple[int, frozenset[Key], tuple[_Gate, ...]], ...]]
+    """Primary gate key -> the entries indexed under it (each entry under the
+    keys of its rarest gate), each with what else it needs: the keys of its
+    one-word gates (all must be present, one subset test) and its other
+    compiled gates, rarest first."""
     primary_keys: frozenset[Key]
-    all_keys: frozenset[Key]
-    """Every key of every gate."""
-    gates: tuple[tuple[_Gate, ...], ...]
-    """Per entry, its compiled gates, the primary (rarest) one first."""
     anchor_keys: tuple[tuple[tuple[str, Key | None], ...], ...]
     """Per entry, each anchor with the key whose presence it implies."""
-    stems: Mapping[Key, tuple[Key, ...]]
-    """First two bytes (one for a one-letter stem) -> prefix keys (`stem~`)."""
-    cjk_first: Mapping[str, tuple[tuple[str, Key], ...]]
-    """First character -> the Chinese keys starting with it."""
-    cjk_chars: frozenset[str]
-    """The first characters of Chinese keys."""
     features: frozenset[str]
-    _stem_memo: dict[Key, tuple[Key, ...]] = field(default_factory=dict)
-    _stem_hits: set[Key] = field(default_factory=set)
-    _stem_misses: set[Key] = field(default_factory=set)
+    ascii_automaton: BytesAhoCorasick
+    """Its pattern `i` is the ASCII key `i`."""
+    wide_automaton: BytesAhoCorasick | None
+    wide_ids: tuple[Key, ...]
+    wide_bounds: tuple[tuple[bool, bool], ...]
+    """Per pattern of `wide_automaton`: needs a word start, needs a word end."""
 
     def keys(self, lower: str) -> set[Key]:
-        """The gate keys of a lower-cased text: its words, the prefixes they
-        start with (`stem~`) and the Chinese keys found in it."""
-        words = set(lower.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split())
-        runs: list[str] = []
-        if not lower.isascii():
-            runs = NON_ASCII_WORDS.findall(lower)
-            words.update(r.encode("utf-8", "surrogatepass") for r in runs)
-        hits = words & self._stem_hits
-        unknown = words.difference(self._stem_hits, self._stem_misses)
-        for word in unknown:
-            if self._resolve_stems(word):
-                hits.add(word)
-        keys = words
-        if hits:
-            memo = self._stem_memo
-            for word in hits:
-                keys.update(memo.get(word) or self._resolve_stems(word))
-        if runs and self.cjk_first:
-            first = self.cjk_first
-            text = "\n".join(runs)
-            for ch in self.cjk_chars.intersection(text):
-                for key, kb in first[ch]:
-                    if key in text:
-                        keys.add(kb)
-        return keys
-
-    def keys_of(self, words: Iterable[str]) -> set[Key]:
-        """Gate keys of a few words (whole words and the prefixes they start with)."""
-        keys: set[Key] = set()
-        for text in words:
-            word = text.encode("utf-8", "surrogatepass")
-            keys.add(word)
-            if word not in self._stem_misses:
-                keys.update(self._stem_memo.get(word) or self._resolve_stems(word))
-        return keys
-
-    def _resolve_stems(self, word: Key) -> tuple[Key, ...]:
-        found = tuple(
-            s
-            for head in (word[:2], word[:1])
-            for s in self.stems.get(head, ())
-            if word.startswith(s[:-1])
+        """The gate keys present in a lower-cased text (an ASCII text need not
+        be: its letters are lower-cased on the way)."""
+        raw = lower.encode("utf-8", "surrogatepass")
+        # the id of an ASCII key is its pattern's index
+        found = set(
+            map(
+                _FIRST,
+                self.ascii_automaton.find_matches_as_indexes(
+                    b" " + raw.translate(_WORD_BYTES) + b" ", overlapping=True
+                ),
+            )
         )
-        if len(self._stem_misses) + len(self._stem_hits) < MEMO_LIMIT:
-            if found:
-                self._stem_memo[word] = found
-                self._stem_hits.add(word)
-            else:
-                self._stem_misses.add(word)
+        if self.wide_automaton is not None and len(raw) != len(lower):
+            wide_ids = self.wide_ids
+            bounds = self.wide_bounds
+            n = len(raw)
+            for i, s, e in self.wide_automaton.find_matches_as_indexes(raw, overlapping=True):
+                start, end = bounds[i]
+                if start and s > 0 and raw[s - 1] >= 0x80 and _wide_letter_before(raw, s):
+                    continue
+                if end and e < n and raw[e] >= 0x80 and _wide_letter_at(raw, e):
+                    continue
+                found.add(wide_ids[i])
         return found
 
     def candidates(self, keys: set[Key]) -> list[int]:
         """Entries all of whose gates are open for the keys of a text, in order."""
-        by_key = self.by_key
-        chosen: set[int] = set()
-        for key in keys & self.primary_keys:
-            chosen.update(by_key[key])
-        if not chosen:
+        hits = self.primary_keys.intersection(keys)
+        if not hits:
             return []
+        by_key = self.by_key
         out: list[int] = []
-        gates = self.gates
-        for index in sorted(chosen):
-            for any_of, singles, multis in gates[index]:
-                if any_of.isdisjoint(keys):
-                    break
-                if multis and singles.isdisjoint(keys) and not any(m <= keys for m in multis):
-                    break
-            else:
-                out.append(index)
-        return out
+        for key in hits:
+            for index, must, rest in by_key[key]:
+                if must and not must <= keys:
+                    continue
+                for any_of, singles, multis in rest:
+                    if any_of.isdisjoint(keys):
+                        break
+                    if multis and singles.isdisjoint(keys) and not any(m <= keys for m in multis):
+                        break
+                else:
+                    out.append(index)
+        # an entry indexed under several keys of the text is found once per key
+        return sorted(set(out)) if len(out) > 1 else out
+
+
+EVERYWHERE = frozenset(
+    {
+        "the",
+        "to",
+        "on",
+        "in",
+        "at",
+        "as",
+        "and",
+        "for",
+        "are",
+        "a",
+        "of",
+        "is",
+        "with",
+        "from",
+        "it",
+        "be",
+        "by",
+        "or",
+        "if",
+        "was",
+        "we",
+        "i",
+        "my",
+        "our",
+    }
+)
+"""Keys in nearly every text: not looked for (the automaton would report them
+at every turn), taken as present. A gate with such an alternative is open."""
+
+
+def _open_gates(gates: Sequence[Gate]) -> tuple[Gate, ...]:
+    """The gates that can be closed: those with no alternative made only of
+    `EVERYWHERE` keys; from the others, those keys are dropped."""
+    out: list[Gate] = []
+    for gate in gates:
+        alts = tuple(tuple(k for k in alt if k not in EVERYWHERE) for alt in gate)
+        if all(alts):
+            out.append(alts)
+    return tuple(out)
 
 
 def build_lexicon(tables: Iterable[Mapping[str, Sequence[str]]]) -> Lexicon:
@@ -631,53 +677,84 @@ def build_lexicon(tables: Iterable[Mapping[str, Sequence[str]]]) -> Lexicon:
                     continue
                 seen.add(key)
                 entries.append(compile_entry(feature, phrase))
-    by_key: dict[Key, list[int]] = {}
-    gates: list[tuple[_Gate, ...]] = []
-    stems: set[str] = set()
-    cjk: set[str] = set()
-    for index, entry in enumerate(entries):
+    ids: dict[str, Key] = {}
+
+    def key_id(key: str) -> Key:
+        return ids.setdefault(key, len(ids))
+
+    entry_gates: list[tuple[Gate, ...]] = []
+    unbounded: set[str] = set()  # keys of Chinese entries: found inside words too
+    for entry in entries:
         if not entry.gates:
             raise LexiconError(
                 f"{entry.feature}: {entry.phrase!r} has no word to look for; add one"
             )
-        compiled = [_compile_gate(g) for g in entry.gates]
-        # the rarest gate indexes the entry; it is tested first
-        order = sorted(
-            range(len(compiled)),
-            key=lambda i: (
-                sum(_rarity(_rarest(alt)) for alt in entry.gates[i]),
-                len(entry.gates[i]),
-            ),
-        )
-        compiled = [compiled[i] for i in order]
-        gates.append(tuple(compiled))
-        for k in compiled[0][0]:
-            by_key.setdefault(k, []).append(index)
-        for gate in entry.gates:
+        gates = _open_gates(entry.gates)
+        if not gates:
+            raise LexiconError(
+                f"{entry.feature}: {entry.phrase!r} has only words found everywhere; add one"
+            )
+        entry_gates.append(gates)
+        for gate in gates:
             for alt in gate:
-                stems.update(k for k in alt if k.endswith("~"))
-                cjk.update(k for k in alt if _CJK.search(k))
+                for k in alt:
+                    key_id(k)
+                    if entry.zh:
+                        unbounded.add(k)
         for _, ak in entry.anchor_keys:
-            if ak is not None and ak.endswith("~"):
-                stems.add(ak)
-    by_stem: dict[Key, list[Key]] = {}
-    for stem in sorted(stems):
-        kb = _k(stem)
-        by_stem.setdefault(kb[:-1][:2], []).append(kb)
-    cjk_first: dict[str, list[tuple[str, Key]]] = {}
-    for run in sorted(cjk):
-        cjk_first.setdefault(run[0], []).append((run, _k(run)))
+            if ak is not None and ak not in EVERYWHERE:
+                key_id(ak)
+    # ASCII keys first: a key's id is then its pattern's index in the automaton
+    ids = {k: i for i, k in enumerate(sorted(ids, key=lambda k: (not k.isascii(), ids[k])))}
+    by_key: dict[Key, list[tuple[int, frozenset[Key], tuple[_Gate, ...]]]] = {}
+    for index, gates in enumerate(entry_gates):
+        # the rarest gate indexes the entry; gates are tested rarest first
+        order = sorted(
+            gates,
+            key=lambda g: (sum(_rarity(_rarest(alt)) for alt in g), len(g)),
+        )
+        primary = _compile_gate(order[0], ids)
+        must = frozenset(ids[g[0][0]] for g in order if len(g) == 1 and len(g[0]) == 1)
+        rest = tuple(
+            _compile_gate(g, ids)
+            for i, g in enumerate(order)
+            # the primary gate is open when one of its keys is found, unless
+            # that key's alternative needs more keys
+            if not (len(g) == 1 and len(g[0]) == 1) and (i > 0 or primary[2])
+        )
+        for kid in primary[0]:
+            by_key.setdefault(kid, []).append((index, must, rest))
+    names = tuple(sorted(ids, key=ids.__getitem__))
+    ascii_patterns: list[bytes] = []
+    wide_patterns: list[str] = []
+    wide_ids: list[Key] = []
+    wide_bounds: list[tuple[bool, bool]] = []
+    for kid, name in enumerate(names):
+        stem = name.endswith("~")
+        word = name[:-1] if stem else name
+        if name.isascii():
+            ascii_patterns.append(b" " + word.encode() + (b"" if stem else b" "))
+        else:
+            free = _is_cjk_key(word) or name in unbounded
+            wide_patterns.append(word)
+            wide_ids.append(kid)
+            wide_bounds.append((not free, not free and not stem))
     return Lexicon(
         entries=tuple(entries),
+        key_names=names,
         by_key={k: tuple(v) for k, v in by_key.items()},
         primary_keys=frozenset(by_key),
-        all_keys=frozenset(k for g in gates for gate in g for k in gate[0]),
-        gates=tuple(gates),
         anchor_keys=tuple(
-            tuple((a, None if k is None else _k(k)) for a, k in e.anchor_keys) for e in entries
+            tuple((a, ids.get(k) if k is not None else None) for a, k in e.anchor_keys)
+            for e in entries
         ),
-        stems={k: tuple(v) for k, v in by_stem.items()},
-        cjk_first={k: tuple(v) for k, v in cjk_first.items()},
-        cjk_chars=frozenset(cjk_first),
         features=frozenset(e.feature for e in entries),
+        ascii_automaton=BytesAhoCorasick(ascii_patterns, implementation=Implementation.DFA),
+        wide_automaton=BytesAhoCorasick(
+            [w.encode("utf-8") for w in wide_patterns], implementation=Implementation.DFA
+        )
+        if wide_patterns
+        else None,
+        wide_ids=tuple(wide_ids),
+        wide_bounds=tuple(wide_bounds),
     )

@@ -99,10 +99,9 @@ def _sentence_starts(text: str) -> list[int]:
         end = m.end()
         if end >= n:
             break
-        if m.group() in _NEEDS_FOLLOW and text[end] not in _AFTER_END:
+        if text[end - 1] in _NEEDS_FOLLOW and text[end] not in _AFTER_END:
             continue
-        if end != starts[-1]:
-            starts.append(end)
+        starts.append(end)
     return starts
 
 
@@ -169,23 +168,23 @@ def _code_keep(text: str) -> list[tuple[int, int]]:
     return keep
 
 
-def language_text(chunk: Chunk, lower: str, json_spans: list[tuple[int, int]] | None = None) -> str:
+def language_text(chunk: Chunk, lower: str) -> str:
     """The natural-language part of a chunk's lower-cased text (`lower`),
     blanked elsewhere, same length; typographic apostrophes made plain."""
     if chunk.kind is ChunkKind.JSON:
-        spans = json_spans if json_spans is not None else json_value_spans(lower)
-        lower = _blank(lower, spans)
+        lower = _blank(lower, json_value_spans(lower))
     elif chunk.kind is ChunkKind.CODE:
         lower = _blank(lower, _code_keep(lower))
     return lower.replace("’", "'") if "’" in lower else lower
 
 
-def json_values(lower: str, spans: list[tuple[int, int]]) -> list[str]:
+def json_values(lower: str) -> list[str]:
     """The JSON string values (lower-cased), in order; none if the text is long
     or has fewer than two (nothing to glue)."""
-    if len(lower) > 8000 or len(spans) < 2:
+    if len(lower) > 8000:
         return []
-    return [lower[s:e] for s, e in spans]
+    values = [value for value, colon in _JSON_STRING.findall(lower) if not colon]
+    return values if len(values) >= 2 else []
 
 
 _LEADING_WORD = re.compile(r"[^\W_]+")

@@ -12,20 +12,27 @@ alone (review) and strong with the features above (reject).
 
 How it works, cheapest first (STYLE.md #3):
 
-1. The words of the chunk are collected once (`Lexicon.keys`: a byte
-   translate and split, prefixes resolved through a memo, Chinese keys by
-   substring). An entry of the lexicon (data: `params.lexicon` of the rules,
-   see `memgate.scanning._injection_lexicon`) is a candidate only if every
-   required token has an alternative among them; if the candidates cannot
-   satisfy any template, the chunk is done (most chunks end here).
+1. The gate keys of the chunk (whole words, word starts for prefixes,
+   Chinese runs) are found in one Aho-Corasick pass (`Lexicon.keys`; for JSON
+   on its string values). An entry of the lexicon (data: `params.lexicon` of
+   the rules, see `memgate.scanning._injection_lexicon`) is a candidate only
+   if every required token has an alternative among them; if the candidates'
+   features satisfy no template (`_feasible`, remembered per feature set),
+   the chunk is done: most chunks end here.
 2. Otherwise the chunk's natural-language text is taken (prose as is; JSON
-   string values and code comments/strings with the syntax blanked, and JSON
-   values glued together when that can form a new word), and each candidate
-   is matched with its bounded regex at the occurrences of its anchor.
-   Sentences and quotations are computed only then.
+   string values and code comments/strings with the syntax blanked; JSON
+   values glued together when that can form a new word or marker; a code
+   chunk read whole for the templates with `params.in_code`), and the
+   candidates of the features the feasible templates *require* are matched
+   first, each with its bounded regex at the occurrences of its anchor (in
+   the anchor's line). If no template has all it requires, the chunk is
+   done; else every candidate is matched (all features count for the
+   severity). Sentences and quotations are computed only when needed.
 3. Each rule is a template: `params.require` (all of these features) and
    `params.any` (at least `params.min_any` of these) within `params.window`
-   adjacent sentences (a negative window: the whole chunk). The best window
+   adjacent sentences (a negative window: the whole chunk), optionally only
+   in the first sentence with one of `params.opens_with` as the text's first
+   word, and within `params.min_chars`..`params.max_chars`. The best window
    per rule becomes one hit.
 4. The severity is then weighed by context: the source (`params.source_shift`,
    default user -3 steps, agent -1: the same words from the user are usually
@@ -37,7 +44,9 @@ How it works, cheapest first (STYLE.md #3):
 
 Features `example` and `meta` are not matched by templates; they mark
 discussion (a quotation introduced as an example, a text about injection).
-The feature `question` is built in (see `QUESTION`).
+The features `question`, `questions` and `open_dialogue` are built in (see
+`QUESTION`, `QUESTIONS`, `OPEN_DIALOGUE`): they describe a text's shape, not
+its words.
 """
 
 from __future__ import annotations
@@ -47,6 +56,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ahocorasick_rs import AhoCorasick
+
 from memgate.domain import Chunk, ChunkKind, Severity
 from memgate.scanning._injection_lexicon import Entry, Key, Lexicon, build_lexicon
 from memgate.scanning._injection_text import (
@@ -54,7 +65,6 @@ from memgate.scanning._injection_text import (
     View,
     glued_words,
     json_joined,
-    json_value_spans,
     json_values,
     language_text,
     lower_same_length,
@@ -76,7 +86,23 @@ QUESTION = "question"
 """A built-in feature (no lexicon): the text opens with a question that is most
 of it (`What movies are playing this weekend?`), other than a quantity problem
 about numbers the text itself gives (a math exercise)."""
-BUILTIN_FEATURES = frozenset({QUESTION})
+QUESTIONS = "questions"
+"""A built-in feature: a run of questions that is most of the text (three or
+more sentences ending in a question mark, at least `QUESTIONS_SHARE` of its
+sentences): a list of questions to answer, not a note."""
+QUESTIONS_MIN = 3
+QUESTIONS_SHARE = 0.6
+OPEN_DIALOGUE = "open_dialogue"
+"""A built-in feature: a few-shot transcript (`Q: ... A: ...`, `Human: ... AI:
+...`) whose last turn is an unanswered question or request: a prompt for a
+model to complete, not a record."""
+_TURN = re.compile(
+    r"(?<![^\s\"'(\[>*#|])(q|question|a|answer|human|user|ai|assistant|bot|model)[ \t]?:(?!//)"
+)
+_ASKING_TURNS = frozenset({"q", "question", "human", "user"})
+OPEN_TURN_MAX = 600
+"""The open last turn is at most this long (a prompt's question, not a log)."""
+BUILTIN_FEATURES = frozenset({QUESTION, QUESTIONS, OPEN_DIALOGUE})
 _QUESTION_MARKS = ("?", "？", "؟")
 _QUESTION_TAIL = " \t\n\"'”’)]」』"
 _HOW_QUANTITY = re.compile(r"\bhow (?:many|much|far|long|old|fast|often|tall)\b")
@@ -86,11 +112,13 @@ QUESTION_SHARE = 0.4
 most two sentences): a FAQ entry that goes on to answer is a note."""
 DISCUSSION = frozenset({EXAMPLE, META})
 MAX_MATCHES_PER_ENTRY = 64
+FITS_MEMO = 4096
+"""Feature sets whose satisfiable templates are remembered."""
 DISCUSSION_RADIUS = 2
 CHUNK_META_MIN = 2
 """Meta markers anywhere in the chunk that make a quotation read as discussion."""
 
-NEGATABLE = frozenset({"directive", "disclose", "redirect", "memory", "task"})
+NEGATABLE = frozenset({"directive", "disclose", "redirect", "memory", "task", "pii_request"})
 """Features that mean the opposite after a negation ("do not reveal the password")."""
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no|n't|cannot|nor)\W+(?:\w+\W+){0,2}|(?:不要|不得|禁止|切勿|不可|不能|请勿|勿|别|不会|从不)\S{0,3})$"
@@ -116,9 +144,15 @@ class _Template:
     """`all` (attack vocabulary or examples nearby lower the severity), `quoted`
     (only a quoted example of the template's features is lowered), `none`."""
     first_sentence_only: bool
+    """The template's trigger must be in the first sentence, and one of
+    `opens` must be the text's first word."""
     max_chars: int
+    min_chars: int
     hidden_shift: int
+    in_code: bool
+    """Also read a code chunk whole (not only its comments and strings)."""
     triggers: frozenset[str] = field(default=frozenset())
+    opens: frozenset[str] = field(default=frozenset())
     level: int = 0
     """The rule's severity as a step on `LADDER`."""
 
@@ -173,9 +207,13 @@ def _template(rule: Rule) -> _Template:
         discussion_damp=_damp_mode(p.get("discussion_damp", True), rule.id),
         first_sentence_only=bool(p.get("first_sentence_only", False)),
         max_chars=int(p.get("max_chars", 0)),
+        min_chars=int(p.get("min_chars", 0)),
         hidden_shift=int(p.get("hidden_shift", 1)),
+        in_code=bool(p.get("in_code", False)),
         # a window is only looked at around sentences holding one of these
         triggers=require if require else any_of,
+        opens=frozenset(_str_list(p.get("opens_with"), f"{rule.id}: params.opens_with"))
+        or (require if require else any_of),
         level=LADDER.index(rule.severity),
     )
 
@@ -193,16 +231,9 @@ class InjectionAnalyzer:
                 tables.append(table)
         self._lexicon: Lexicon = build_lexicon(tables)
         self._templates = tuple(_template(r) for r in rules)
-        # templates by the features that can trigger them (a window is only
-        # looked at around a sentence holding one)
-        by_trigger: dict[str, list[int]] = {}
-        for index, t in enumerate(self._templates):
-            for feature in t.triggers:
-                by_trigger.setdefault(feature, []).append(index)
-        self._by_trigger = {k: tuple(v) for k, v in by_trigger.items()}
         known = self._lexicon.features | BUILTIN_FEATURES
         for t in self._templates:
-            missing = (t.require | t.any_of) - known
+            missing = (t.require | t.any_of | t.opens) - known
             if missing:
                 raise ValueError(f"{t.rule.id}: no lexicon for features {sorted(missing)}")
         # markers glued to the previous JSON field ("...noteSYSTEM: ..."):
@@ -214,6 +245,15 @@ class InjectionAnalyzer:
             and (e.clause_start or any(not a.isalnum() for a, _ in e.anchor_keys))
         )
         self._loose_anchors = tuple(sorted({a for _, anchors in self._loose for a in anchors}))
+        loose_entries: dict[str, list[int]] = {}
+        for index, anchors in self._loose:
+            for a in anchors:
+                loose_entries.setdefault(a, []).append(index)
+        self._loose_entries = tuple(tuple(v) for v in loose_entries.values())
+        self._loose_automaton = AhoCorasick(list(loose_entries)) if loose_entries else None
+        self._feature_of = tuple(e.feature for e in self._lexicon.entries)
+        # the templates a set of features satisfies (few distinct sets occur)
+        self._fits: dict[frozenset[str], tuple[_Template, ...]] = {}
 
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
         raw = chunk.text
@@ -222,73 +262,115 @@ class InjectionAnalyzer:
         if not self._templates or len(raw) < 4 or raw.isspace():
             return iter(())
         best: dict[str, Hit] = {}
-        lower = lower_same_length(raw)
-        # the words of the whole chunk are a superset of those of its language
-        # part: gate on them before building any view
-        keys = self._lexicon.keys(lower)
+        lexicon = self._lexicon
+        values: list[str] = []
+        # gate on the keys of the language part (the JSON values) or of the
+        # whole chunk (a superset) before building any view
+        if chunk.kind is ChunkKind.JSON:
+            lower = lower_same_length(raw)
+            values = json_values(lower)
+            keys = lexicon.keys(" ".join(values) if values else lower)
+        elif raw.isascii():
+            lower = ""  # made only if a view is needed
+            keys = lexicon.keys(raw)
+        else:
+            lower = lower_same_length(raw)
+            keys = lexicon.keys(lower)
         builtin: frozenset[str] = frozenset()
-        if chunk.kind is ChunkKind.PROSE and any(q in raw for q in _QUESTION_MARKS):
-            builtin = BUILTIN_FEATURES
-        candidates = self._lexicon.candidates(keys)
-        spans = json_value_spans(lower) if chunk.kind is ChunkKind.JSON else None
-        if self._possible(candidates, builtin, chunk):
-            text = language_text(chunk, lower, spans)
+        if chunk.kind is ChunkKind.PROSE:
+            builtin = _builtin_hints(raw)
+        candidates = lexicon.candidates(keys)
+        fits = self._feasible(candidates, builtin, chunk)
+        if fits:
+            lower = lower or lower_same_length(raw)
+            text = language_text(chunk, lower)
             if not text.isspace():
                 view = View(text)
-                self._collect(view, candidates, keys, builtin, chunk, ctx, best, None)
-        values = json_values(lower, spans) if spans else []
-        if values and self._glue_matters(values):
+                self._collect(view, candidates, keys, builtin, fits, chunk, ctx, best, None)
+            if chunk.kind is ChunkKind.CODE and not best:
+                # prose that the chunker took for code: the few templates
+                # specific enough to read the whole text, syntax and all
+                raw_fits = tuple(t for t in fits if t.in_code)
+                if raw_fits:
+                    view = View(lower)
+                    self._collect(view, candidates, keys, builtin, raw_fits, chunk, ctx, best, None)
+        if values:
             joined = json_joined(values)
-            jkeys = self._lexicon.keys(joined)
-            found = set(self._lexicon.candidates(jkeys))
-            for index, anchors in self._loose:
-                if index not in found and any(a in joined for a in anchors):
-                    found.add(index)
-            jcandidates = sorted(found)
-            if self._possible(jcandidates, frozenset(), chunk):
-                view = View(joined, loose=True)
-                whole = (0, len(raw))
-                self._collect(view, jcandidates, jkeys, frozenset(), chunk, ctx, best, whole)
+            jkeys = lexicon.keys(joined)
+            loose: set[int] = set()
+            if self._loose_automaton is not None:
+                entries = self._loose_entries
+                for i, _, _ in self._loose_automaton.find_matches_as_indexes(
+                    joined, overlapping=True
+                ):
+                    loose.update(entries[i])
+            # with no key beyond the main view's and no loose marker, the glued
+            # view can satisfy no template the main view could not
+            if fits or loose or not jkeys <= keys:
+                found = loose.union(lexicon.candidates(jkeys))
+                jcandidates = sorted(found)
+                jfits = self._feasible(jcandidates, frozenset(), chunk)
+                if jfits and self._glue_matters(values, joined, jkeys, keys):
+                    view = View(joined, loose=True)
+                    whole = (0, len(raw))
+                    self._collect(
+                        view, jcandidates, jkeys, frozenset(), jfits, chunk, ctx, best, whole
+                    )
         if not best:
             return iter(())
         return iter(sorted(best.values(), key=lambda h: (h.start, h.rule_id)))
 
     # -- feature extraction ---------------------------------------------------
 
-    def _possible(self, candidates: list[int], builtin: frozenset[str], chunk: Chunk) -> bool:
-        """Whether the features the candidate entries could provide satisfy some
-        template (else no view needs to be built)."""
+    def _feasible(
+        self, candidates: list[int], builtin: frozenset[str], chunk: Chunk
+    ) -> tuple[_Template, ...]:
+        """The templates that the features the candidate entries could provide
+        satisfy (if none, no view needs to be built)."""
         if not candidates and not builtin:
-            return False
-        entries = self._lexicon.entries
-        feats = {entries[i].feature for i in candidates}
-        feats |= builtin
+            return ()
+        feature_of = self._feature_of
+        feats = frozenset([feature_of[i] for i in candidates]) | builtin
+        fits = self._fits.get(feats)
+        if fits is None:
+            fits = tuple(
+                t
+                for t in self._templates
+                if t.require <= feats and len(t.any_of & feats) >= t.min_any
+            )
+            if len(self._fits) < FITS_MEMO:
+                self._fits[feats] = fits
+        if not fits:
+            return ()
         size = -1
-        for t in self._templates:
-            if not t.require <= feats or len(t.any_of & feats) < t.min_any:
-                continue
+        out: list[_Template] = []
+        for t in fits:
             if t.rule.chunks and chunk.kind not in t.rule.chunks:
                 continue
-            if t.max_chars:
+            if t.max_chars or t.min_chars:
                 if size < 0:
                     size = len(chunk.text.strip())
-                if size > t.max_chars:
+                if size > (t.max_chars or size) or size < t.min_chars:
                     continue
-            return True
-        return False
+            out.append(t)
+        return tuple(out)
 
-    def _glue_matters(self, values: list[str]) -> bool:
+    def _glue_matters(
+        self, values: list[str], joined: str, jkeys: set[Key], keys: set[Key]
+    ) -> bool:
         """Whether reading the JSON values glued together can find more than
-        the main view: a word formed across two values is a gate key, or a
-        marker (`SYSTEM:`) sits glued to the end of the previous value."""
+        the main view: the glued text holds a gate key the chunk does not, a
+        marker (`SYSTEM:`) sits glued to the end of the previous value, or a
+        word formed across two values is a gate key (`"SYS"`, `"TEM: ..."`)."""
+        if not jkeys <= keys:
+            return True
+        if not joined.isascii():
+            return True  # Chinese text has no word boundaries to lose
         heads = self._loose_anchors
-        for value in values[1:]:
-            if value.lstrip().startswith(heads):
-                return True
-            if not value.isascii():
-                return True  # Chinese text has no word boundaries to lose
+        if any(value.lstrip().startswith(heads) for value in values[1:]):
+            return True
         glued = glued_words(values)
-        return bool(glued) and bool(self._lexicon.keys_of(glued) & self._lexicon.all_keys)
+        return bool(glued) and bool(self._lexicon.keys(" ".join(glued)))
 
     def _occurrences(self, view: View, chosen: Sequence[int], keys: set[Key]) -> list[_Occ]:
         out: list[_Occ] = []
@@ -314,18 +396,33 @@ class InjectionAnalyzer:
         candidates: Sequence[int],
         keys: set[Key],
         builtin: frozenset[str],
+        fits: Sequence[_Template],
         chunk: Chunk,
         ctx: ScanContext,
         best: dict[str, Hit],
         whole: tuple[int, int] | None,
     ) -> None:
-        # every feature counts once a template may fire: features beyond a
-        # template's own raise its severity (escalate_at)
-        occs = self._occurrences(view, candidates, keys)
-        if QUESTION in builtin:
-            question = _opening_question(view)
-            if question is not None:
-                occs.append(question)
+        # First the entries of the features that the feasible templates
+        # require: if no template has all of them, nothing can fire (most
+        # chunks that get here end here). Otherwise every feature counts:
+        # features beyond a template's own raise its severity (escalate_at).
+        need: set[str] = set()
+        for t in fits:
+            need |= t.require
+        if all(t.require for t in fits):
+            feature_of = self._feature_of
+            first = [i for i in candidates if feature_of[i] in need]
+            rest = [i for i in candidates if feature_of[i] not in need]
+        else:
+            first, rest = list(candidates), []
+        occs = self._occurrences(view, first, keys)
+        if builtin:
+            occs.extend(_builtin_occurrences(view, builtin))
+        got = {o.feature for o in occs}
+        if not any(t.require <= got for t in fits):
+            return
+        if rest:
+            occs += self._occurrences(view, rest, keys)
         if not occs:
             return
         n_sent = len(view.starts)
@@ -342,23 +439,19 @@ class InjectionAnalyzer:
         meta_sents = {i for i, fs in features_at.items() if META in fs}
         size = -1
         source_value = ctx.source.value
-        by_trigger = self._by_trigger
-        indices: set[int] = set()
-        for feature in present:
-            indices.update(by_trigger.get(feature, ()))
-        templates = self._templates
-        for index in sorted(indices):
-            t = templates[index]
+        # the feasible templates (in rule order) are the only ones the
+        # features found can satisfy: they are a subset of the candidates'
+        for t in fits:
             if not t.require <= present or len(t.any_of & present) < t.min_any:
                 continue
             if t.rule.chunks and chunk.kind not in t.rule.chunks:
                 continue
-            if t.max_chars:
+            if t.max_chars or t.min_chars:
                 if size < 0:
                     size = len(chunk.text.strip())
-                if size > t.max_chars:
+                if size > (t.max_chars or size) or size < t.min_chars:
                     continue
-            if t.first_sentence_only and not _opens_text(view, by_sent.get(0, ()), t.triggers):
+            if t.first_sentence_only and not _opens_text(view, by_sent.get(0, ()), t.opens):
                 continue
             found = _best_window(t, order, features_at, n_sent)
             if found is None:
@@ -466,7 +559,12 @@ def _match_entry(entry: Entry, anchors: Sequence[str], view: View, out: list[_Oc
                     continue  # cheap check before the regex
                 m = pattern.match(lower, start)
             else:
-                m = pattern.search(lower, max(0, start - entry.before), start + entry.after)
+                # no phrase spans a line: search only the anchor's line
+                lo = max(0, start - entry.before)
+                hi = start + entry.after
+                lo = max(lo, lower.rfind("\n", lo, start) + 1)
+                line_end = lower.find("\n", start, hi)
+                m = pattern.search(lower, lo, hi if line_end < 0 else line_end)
                 if m is not None and not m.start() <= start < m.end():
                     m = None
             if m is None:
@@ -534,6 +632,85 @@ def _best_window(
     wanted = t.require | t.any_of
     holding = [j for j in order if lo <= j <= hi and features_at[j] & wanted]
     return (holding[0], holding[-1], best_feats) if holding else found
+
+
+def _builtin_hints(raw: str) -> frozenset[str]:
+    """The built-in features a prose text may hold (cheap tests on the raw text)."""
+    # NOTE: the question marks of `_QUESTION_MARKS`, spelled out (faster)
+    asks = "?" in raw or (not raw.isascii() and ("？" in raw or "؟" in raw))
+    turns = False
+    colon = raw.find(":")
+    while colon >= 0 and not turns:
+        turns = raw[max(0, colon - 9) : colon].rstrip().lower().endswith(_TURN_NAMES)
+        colon = raw.find(":", colon + 1)
+    if asks and turns:
+        return BUILTIN_FEATURES
+    if asks:
+        return _QUESTION_ONLY if raw.count("?") < QUESTIONS_MIN else _QUESTION_KINDS
+    return _DIALOGUE_ONLY if turns else _NO_FEATURES
+
+
+_TURN_NAMES = ("q", "question", "human", "user")
+_NO_FEATURES: frozenset[str] = frozenset()
+_QUESTION_ONLY = frozenset({QUESTION})
+_QUESTION_KINDS = frozenset({QUESTION, QUESTIONS})
+_DIALOGUE_ONLY = frozenset({OPEN_DIALOGUE})
+
+
+def _builtin_occurrences(view: View, builtin: frozenset[str]) -> list[_Occ]:
+    out: list[_Occ] = []
+    if QUESTION in builtin:
+        question = _opening_question(view)
+        if question is not None:
+            out.append(question)
+    if QUESTIONS in builtin:
+        run = _question_run(view)
+        if run is not None:
+            out.append(run)
+    if OPEN_DIALOGUE in builtin:
+        turn = _open_dialogue(view)
+        if turn is not None:
+            out.append(turn)
+    return out
+
+
+def _question_run(view: View) -> _Occ | None:
+    """The `questions` feature: see `QUESTIONS`."""
+    text = view.text
+    asked: list[tuple[int, int]] = []
+    sentences = 0
+    for i in range(len(view.starts)):
+        s, e = view.sentence_span(i)
+        sentence = text[s:e].strip().rstrip(_QUESTION_TAIL)
+        if not sentence:
+            continue
+        sentences += 1
+        if sentence.endswith(_QUESTION_MARKS):
+            asked.append((s, e))
+    if len(asked) < QUESTIONS_MIN or len(asked) < QUESTIONS_SHARE * sentences:
+        return None
+    return _Occ(QUESTIONS, asked[-1][0], asked[-1][1], False)
+
+
+def _open_dialogue(view: View) -> _Occ | None:
+    """The `open_dialogue` feature: see `OPEN_DIALOGUE`."""
+    text = view.text
+    turns = [(m.group(1), m.start()) for m in _TURN.finditer(text)]
+    asking = sum(1 for name, _ in turns if name in _ASKING_TURNS)
+    if asking < 2 or asking == len(turns):
+        return None
+    last, start = turns[-1]
+    end = len(text.rstrip())
+    if last not in _ASKING_TURNS:
+        # an answer, then a question of its own: the prompt's open turn
+        if not text[:end].endswith(_QUESTION_MARKS):
+            return None
+        start = view.sentence_span(view.sentence_of(end - 1))[0]
+        if start <= turns[-1][1]:
+            return None
+    if not 4 <= end - start <= OPEN_TURN_MAX:
+        return None
+    return _Occ(OPEN_DIALOGUE, start, end, False)
 
 
 def _opening_question(view: View) -> _Occ | None:
