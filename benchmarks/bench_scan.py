@@ -56,13 +56,16 @@ def _peer() -> Callable[[str], object] | None:
     except ImportError:
         return None
     conf = b_config.BanditConfig()
+    # Enter detect-secrets' settings once (not per call), so the peer is not
+    # charged for its configuration on every memory.
+    settings = default_settings()
+    settings.__enter__()
 
     def run(text: str) -> object:
-        with default_settings():
-            found = [s for line in text.splitlines() for s in scan_line(line)]
+        found = [s for line in text.splitlines() for s in scan_line(line)]
         for block in PY_BLOCK.findall(text):
             mgr = b_manager.BanditManager(conf, "file", quiet=True)
-            mgr._parse_file("<memory>", io.BytesIO(block.encode()), [])
+            mgr._parse_file("<memory>", io.BytesIO(block.encode()), ["<memory>"])
             found.extend(mgr.get_issue_list())
         return found
 

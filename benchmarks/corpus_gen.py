@@ -138,7 +138,8 @@ def _vary(rng: random.Random, text: str) -> str:
     """Make each piece unique (so caches keyed by content don't flatter the numbers):
     swap in random nouns, verbs, numbers and identifiers."""
     words = text.split(" ")
-    for _ in range(max(1, len(words) // 6)):
+    code = text.startswith("```")
+    for _ in range(0 if code else max(1, len(words) // 6)):
         i = rng.randrange(len(words))
         if words[i].isalpha() and words[i].islower() and len(words[i]) > 3:
             words[i] = rng.choice(NOUNS if rng.random() < 0.7 else VERBS)
