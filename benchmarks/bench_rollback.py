@@ -13,7 +13,8 @@ Each size is built twice from the same stream: once plain, once with a
 snapshot every `snapshot_every` (10,000) events, as the gateway takes them
 automatically. On each, through the Gateway: a dry run and an applied rollback
 of the whole store to the middle of the log (half the log's memories change),
-then `verify`. Snapshot time is the mean over the build, size the last one.
+then `verify`; and a dry run back over the last 1,000 events only (the usual
+incident: the poison is recent). Snapshot time is the mean over the build, size the last one.
 
 Verify at 1M events: extrapolated linearly from the largest size measured; with
 `--million` also measured on a log built the same way (the build alone takes
@@ -58,6 +59,8 @@ KEY = b"bench-rollback-log-key-000000000"
 BATCH = 2000
 CONTENT_BYTES = 300
 SNAPSHOT_EVERY = 10_000
+RECENT = 1000
+"""The incident case: a dry run back over the last 1,000 events only."""
 START = datetime.now(UTC) - timedelta(days=1)
 
 
@@ -212,6 +215,9 @@ async def timed_rollbacks(path: Path, inspector: Inspector) -> dict[str, Any]:
     try:
         head = (await gw.checkpoint()).seq
         middle = head // 2
+        t = time.perf_counter()
+        recent = await gw.rollback(to=head - RECENT, reason="bench", actor="bench")
+        recent_s = time.perf_counter() - t
         t0 = time.perf_counter()
         dry = await gw.rollback(to=middle, reason="bench", actor="bench")
         t1 = time.perf_counter()
@@ -228,6 +234,8 @@ async def timed_rollbacks(path: Path, inspector: Inspector) -> dict[str, Any]:
             "applied_s": t2 - t1,
             "verify_s": t3 - t2,
             "verified_events": result.checked,
+            "recent_dry_run_s": recent_s,
+            "recent_changes": len(recent.changes),
         }
     finally:
         await gw.close()
@@ -302,6 +310,7 @@ def markdown(data: dict[str, Any]) -> str:
         ("dry_run_s", "dry run s"),
         ("applied_s", "applied s"),
         ("verify_s", "verify s"),
+        ("recent_dry_run_s", "dry run s, last 1k events"),
         ("snapshot_s", "snapshot s (mean)"),
         ("snapshot_bytes", "snapshot bytes"),
         ("db_bytes", "db bytes"),

@@ -36,7 +36,7 @@ from memgate.domain.memory import (
     utcnow,
 )
 from memgate.domain.ports import PoolQuery, ReadRecord, ShortPool, Store
-from memgate.domain.rollback import RollbackPlan, RollbackScope
+from memgate.domain.rollback import Change, RollbackPlan, RollbackScope
 from memgate.errors import NotFound, OversizedWrite, ReviewRefused, WriteRefused
 from memgate.gateway.gate import WriteGate
 from memgate.gateway.rollback import counts, plan
@@ -385,8 +385,11 @@ class Gateway:
         report = self.inspector.inspect(item.content, item.source)
         return await self._admit(write, report, derived_from=(item.id,), op=Op.PROMOTED, actor=by)
 
-    async def _log_evictions(self) -> int:
-        evicted = self.short.drain_evicted()
+    async def _log_evictions(
+        self, evicted: builtins.list[tuple[MemoryItem, str]] | None = None
+    ) -> int:
+        if evicted is None:
+            evicted = self.short.drain_evicted()
         if not evicted:
             return 0
         now = self._clock()
@@ -714,8 +717,32 @@ class Gateway:
                         await self.short.put(item)
                     else:
                         await self.short.remove(item.id)
-            self.short.drain_evicted()  # rolled-back items are logged already
+            # Rolled-back items are logged already; anything else that left the
+            # short-term pool meanwhile (a TTL a read noticed, or capacity taken by
+            # the restored items) still gets its `expired` event, after the marker.
+            rolled = {item.id for _, item in planned}
+            await self._log_evictions(
+                [(item, why) for item, why in self.short.drain_evicted() if item.id not in rolled]
+            )
+            await self._recount_promotions(planned)
             return result.model_copy(update={"applied": True, "marker_seq": records[-1].seq})
+
+    async def _recount_promotions(self, planned: Sequence[tuple[Change, MemoryItem]]) -> None:
+        """After a rollback, sightings count only the transient items still live (a
+        rolled-back write must not help its content towards promotion), and content
+        whose automatic promotion was rolled back may be promoted again."""
+        if any(item.pool is PoolName.SHORT for _, item in planned):
+            now = self._clock()
+            self._sessions_by_fp = {}
+            for item in sorted(await self.store.short_term_items(), key=lambda i: i.created_at):
+                if item.expires_at is None or item.expires_at > now:
+                    self._note_session(item)
+        for _, item in planned:
+            if item.pool is PoolName.LONG and item.derived_from:
+                if item.state in (MemoryState.APPROVED, MemoryState.PENDING_REVIEW):
+                    self._promoted_fp.add(item.fingerprint)
+                else:
+                    self._promoted_fp.discard(item.fingerprint)
 
     # -- reads ---------------------------------------------------------------------
 

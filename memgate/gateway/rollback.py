@@ -82,7 +82,7 @@ def plan(
             continue
         if not served_now and not served_then:
             continue
-        if served_then and then.content == cur.content and then.state is cur.state:
+        if served_then and then_json and _same_apart_from_bookkeeping(then_json, now_json):
             continue
         state = then.state
         if then.state is MemoryState.TRANSIENT and not served_then:
@@ -93,6 +93,17 @@ def plan(
         action = Action.RESTORED if served_then and not served_now else Action.REVERTED
         out.append((_change(cur, back, action), back))
     return out
+
+
+_BOOKKEEPING = frozenset({"updated_at", "version"})
+"""Fields every compensating event bumps: a memory already rolled back to its
+earlier form differs from that form only in these."""
+
+
+def _same_apart_from_bookkeeping(then: dict[str, Any], now: dict[str, Any]) -> bool:
+    # NOTE: not only content and state: a keyed rewrite can keep both and change
+    # the session (who sees a pending item), source, metadata or expiry.
+    return all(then.get(k) == now.get(k) for k in then.keys() | now.keys() if k not in _BOOKKEEPING)
 
 
 def _change(before: MemoryItem, after: MemoryItem, action: Action) -> Change:
