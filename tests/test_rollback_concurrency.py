@@ -219,13 +219,13 @@ def test_concurrent_rollbacks_run_one_at_a_time(opener: Opener) -> None:
 
 def slow_replay(gw: Gateway, seconds: float) -> None:
     """Make replay slow, as on a large store, so the rollback holds the gate a while."""
-    real = gw.store.state_at
+    real = gw.store.changed_items
 
-    async def state_at(seq: int) -> dict[str, dict[str, Any]]:
+    async def changed_items(since: int, at: int) -> dict[str, dict[str, Any]]:
         await asyncio.sleep(seconds)
-        return await real(seq)
+        return await real(since, at)
 
-    gw.store.state_at = state_at  # type: ignore[method-assign]
+    gw.store.changed_items = changed_items  # type: ignore[method-assign]
 
 
 def test_writes_during_a_slow_rollback_fail_fast_with_a_short_wait(opener: Opener) -> None:

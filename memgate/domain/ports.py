@@ -112,6 +112,11 @@ class Store(EventLog, Pool, Protocol):
         the nearest valid snapshot at or before it."""
         ...
 
+    async def changed_items(self, since_seq: int, at_seq: int) -> dict[str, dict[str, Any]]:
+        """For every memory with an event after `since_seq`, its item (as JSON) as
+        of event `at_seq`; memories without an item by then are absent."""
+        ...
+
     async def snapshot(self) -> int:
         """Store a snapshot of the projection at the head; returns its seq."""
         ...

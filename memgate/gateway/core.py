@@ -669,9 +669,12 @@ class Gateway:
             if not 0 <= to_seq <= head:
                 raise ValueError(f"target sequence {to_seq} is outside 0..{head}")
             now = self._clock()
-            target = await self.store.state_at(to_seq)
-            current = await self.store.state_at(head)
-            planned = plan(target, current, scope, now)
+            # Only memories with events after the target can differ: fetch their
+            # items at the target and now (cost follows the change, not the store).
+            target = await self.store.changed_items(to_seq, to_seq)
+            current = await self.store.changed_items(to_seq, head)
+            lineage = await self.store.state_at(head) if scope.memory_id else None
+            planned = plan(target, current, scope, now, lineage=lineage)
             changes = tuple(change for change, _ in planned)
             result = RollbackPlan(
                 to_seq=to_seq,

@@ -48,11 +48,22 @@ def _in_scope(item: dict[str, Any], scope: RollbackScope, members: set[str] | No
 
 
 def plan(
-    target: State, current: State, scope: RollbackScope, now: datetime
+    target: State,
+    current: State,
+    scope: RollbackScope,
+    now: datetime,
+    *,
+    lineage: State | None = None,
 ) -> list[tuple[Change, MemoryItem]]:
     """(change, the item to write) for every in-scope memory whose served form
-    differs between now and the target point."""
-    members = _derived_closure(scope.memory_id, current) if scope.memory_id else None
+    differs between now and the target point. `target` and `current` may hold
+    only the memories touched since the target; `lineage` (every memory now) is
+    needed for a memory scope, to follow derivations through untouched items."""
+    members = (
+        _derived_closure(scope.memory_id, lineage if lineage is not None else current)
+        if scope.memory_id
+        else None
+    )
     out: list[tuple[Change, MemoryItem]] = []
     for memory_id, now_json in current.items():
         then_json = target.get(memory_id)

@@ -8,7 +8,6 @@ and no JSON parsing; only a broken row is parsed, to say which column changed.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 from collections.abc import Iterable
@@ -90,7 +89,7 @@ def column_bytes(columns: Columns) -> bytes:
 
 def mac(key: bytes, prev_mac: str, seq: int, entry: bytes, columns: bytes = b"") -> str:
     message = b"|".join((prev_mac.encode("ascii"), str(seq).encode("ascii"), entry, columns))
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    return hmac.digest(key, message, "sha256").hex()
 
 
 class Chain:

@@ -111,6 +111,14 @@ class MemoryStore:
                 break
         return apply_entries(state, (entry for _, entry, _ in self._records[base:seq]))
 
+    async def changed_items(self, since_seq: int, at_seq: int) -> State:
+        touched = {r.event.memory_id for r, _, _ in self._records[since_seq:]}
+        state: State = {}
+        for record, entry, _ in self._records[:at_seq]:
+            if record.event.memory_id in touched and record.event.item is not None:
+                state[record.event.memory_id] = json.loads(entry)["item"]
+        return state
+
     async def snapshot(self) -> int:
         seq = self._chain.last_seq
         state = await self.state_at(seq)

@@ -120,10 +120,16 @@ class SqliteStore:
     """Store port over one SQLite file. Open with `await SqliteStore.open(path, key)`."""
 
     def __init__(
-        self, writer: sqlite3.Connection, reader: aiosqlite.Connection, key: bytes, chain: Chain
+        self,
+        writer: sqlite3.Connection,
+        reader: aiosqlite.Connection,
+        key: bytes,
+        chain: Chain,
+        path: Path,
     ) -> None:
         self._writer = writer
         self._reader = reader
+        self._path = path
         self._key = key
         self._chain = chain
         self._queue: list[tuple[Sequence[Event], asyncio.Future[Records]]] = []
@@ -155,7 +161,7 @@ class SqliteStore:
             writer.close()
             raise
         chain = Chain(key, row[0], row[1]) if row else Chain(key, 0, GENESIS)
-        return cls(writer, reader, key, chain)
+        return cls(writer, reader, key, chain, path)
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:
@@ -303,11 +309,20 @@ class SqliteStore:
         return Checkpoint(seq=row[0], head_mac=row[1], count=row[2], at=utcnow())
 
     async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
-        """Walk the whole chain on the reader connection (a consistent snapshot)."""
+        """Walk the whole chain in a worker thread, streaming rows from one read
+        transaction (a consistent snapshot; memory stays flat at any log size)."""
+        await self.flush()
+        return await asyncio.to_thread(self._verify_sync, checkpoint)
+
+    def _verify_sync(self, checkpoint: Checkpoint | None) -> VerifyResult:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq"  # noqa: S608 - constant
-        async with self._reader.execute(sql) as cur:
-            rows = await cur.fetchall()
-        return verify_rows(self._key, (_verify_row(r) for r in rows), checkpoint)
+        db = sqlite3.connect(self._path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            db.execute("BEGIN")
+            rows = (_verify_row(r) for r in db.execute(sql))
+            return verify_rows(self._key, rows, checkpoint)
+        finally:
+            db.close()
 
     # -- the long-term pool ----------------------------------------------------
 
@@ -413,6 +428,24 @@ class SqliteStore:
                 apply_entries(state, (r[0] for r in rows))
         return state
 
+    async def changed_items(self, since_seq: int, at_seq: int) -> State:
+        """For every memory with an event after `since_seq`: its item as of event
+        `at_seq` (absent if it had none yet). One indexed query, no full replay."""
+        sql = (
+            "SELECT e.memory_id, e.entry FROM events e JOIN ("
+            " SELECT memory_id, max(seq) AS last FROM events"
+            " WHERE seq <= ? AND memory_id IN (SELECT memory_id FROM events WHERE seq > ?)"
+            " GROUP BY memory_id) m ON e.seq = m.last"
+        )
+        state: State = {}
+        async with self._reader.execute(sql, (at_seq, since_seq)) as cur:
+            while rows := await cur.fetchmany(4096):
+                for memory_id, entry in rows:
+                    item = json.loads(entry).get("item")
+                    if item is not None:
+                        state[memory_id] = item
+        return state
+
     async def _nearest_snapshot(self, seq: int) -> tuple[int, State]:
         sql = (
             "SELECT s.seq, s.head_mac, s.body, s.mac, e.mac FROM snapshots s"
@@ -434,7 +467,7 @@ class SqliteStore:
         if checkpoint.seq == 0:
             return 0
         state = await self.state_at(checkpoint.seq)
-        body = snapshot_body(state)
+        body = await asyncio.to_thread(snapshot_body, state)
         mac = snapshot_mac(self._key, checkpoint.seq, checkpoint.head_mac, body)
         self._writer.execute(
             "INSERT OR REPLACE INTO snapshots (seq, at, head_mac, body, mac) VALUES (?,?,?,?,?)",

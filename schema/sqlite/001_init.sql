@@ -54,7 +54,8 @@ END;
 CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
     INSERT INTO items_fts (items_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
 END;
-CREATE TRIGGER items_fts_update AFTER UPDATE OF content ON items BEGIN
+CREATE TRIGGER items_fts_update AFTER UPDATE OF content ON items
+WHEN old.content IS NOT new.content BEGIN
     INSERT INTO items_fts (items_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
     INSERT INTO items_fts (rowid, content) VALUES (new.rowid, new.content);
 END;

@@ -256,3 +256,37 @@ class LogContract(ABC):
         assert records[0].event == bare
         assert await store.get(item.id) == item
         assert (await store.verify()).ok
+
+    # -- replay ----------------------------------------------------------------------------
+
+    @store_test
+    async def test_state_at_and_changed_items_agree_with_the_log(self, store: Store) -> None:
+        events = some_events(9, memory_ids=3)  # seq 1..9; mem-k written at k+1, k+4, k+7
+        await store.append(events)
+        full = await store.state_at(9)
+        assert {k: v["content"] for k, v in full.items()} == {
+            "mem-0": "note number 6",
+            "mem-1": "note number 7",
+            "mem-2": "note number 8",
+        }
+        assert {k: v["content"] for k, v in (await store.state_at(4)).items()} == {
+            "mem-0": "note number 3",
+            "mem-1": "note number 1",
+            "mem-2": "note number 2",
+        }
+        assert await store.state_at(0) == {}
+        # After seq 7 only mem-1 (seq 8) and mem-2 (seq 9) changed.
+        then = await store.changed_items(7, 7)
+        assert {k: v["content"] for k, v in then.items()} == {
+            "mem-1": "note number 4",
+            "mem-2": "note number 5",
+        }
+        assert await store.changed_items(7, 9) == {k: full[k] for k in ("mem-1", "mem-2")}
+        # A memory created after the point has no item at it.
+        late = long_item(id="mem-new", content="late")
+        await store.append([event_for(late)])
+        assert "mem-new" not in await store.changed_items(9, 9)
+        assert (await store.changed_items(9, 10))["mem-new"]["content"] == "late"
+        # Snapshots change nothing about the answers.
+        await store.snapshot()
+        assert await store.state_at(9) == full
