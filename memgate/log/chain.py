@@ -121,16 +121,21 @@ def verify_rows(
     key: bytes,
     rows: Iterable[tuple[int, bytes, str, str, Columns]],
     checkpoint: Checkpoint | None = None,
+    *,
+    start_seq: int = 1,
+    start_prev: str = GENESIS,
 ) -> VerifyResult:
     """Walk stored rows `(seq, entry bytes, prev_mac, mac, columns)` in seq order.
 
     Returns the first broken sequence number with a reason; with a checkpoint,
-    also checks that the log still contains that exact point.
+    also checks that the log still contains that exact point. A range of the log
+    is verified from `start_seq`, chained to `start_prev` (the MAC of the row
+    before it, which the range before verifies).
     """
-    prev = GENESIS
-    expected = 1
+    prev = start_prev
+    expected = start_seq
     checked = 0
-    last = 0
+    last = start_seq - 1
     seen_checkpoint = checkpoint is None or checkpoint.seq == 0
     for seq, entry, prev_mac, stored_mac, columns in rows:
         if seq != expected:
