@@ -92,6 +92,28 @@ def _gated[**P, R](
     return wrapper
 
 
+def _state_event(
+    op: Op,
+    item: MemoryItem,
+    before: MemoryState | None,
+    *,
+    actor: str,
+    reason: str | None,
+    at: datetime,
+) -> Event:
+    """The event that puts `item` (in its new state) into the log."""
+    return Event(
+        op=op,
+        memory_id=item.id,
+        at=at,
+        actor=actor,
+        reason=reason,
+        state_before=before,
+        state_after=item.state,
+        item=item,
+    )
+
+
 class FindingSummary(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -326,17 +348,10 @@ class Gateway:
         # NOTE: a new version of a keyed memory enters afresh (routing decides its
         # state), so it is checked as an entry, not as an edge from the old state.
         check_transition(None, state, item.id)
-        event = Event(
-            op=op,
-            memory_id=item.id,
-            at=now,
-            actor=actor or write.agent_id or write.session_id or write.source.value,
-            reason="; ".join(report.reasons) or None,
-            state_before=previous.state if previous else None,
-            state_after=state,
-            item=item,
-        )
-        return item, event
+        actor = actor or write.agent_id or write.session_id or write.source.value
+        reason = "; ".join(report.reasons) or None
+        before = previous.state if previous else None
+        return item, _state_event(op, item, before, actor=actor, reason=reason, at=now)
 
     async def _by_key(
         self, pool: PoolName, namespace: tuple[str, ...], key: str
@@ -397,15 +412,8 @@ class Gateway:
         for item, why in evicted:
             gone = item.model_copy(update={"state": MemoryState.EXPIRED, "updated_at": now})
             events.append(
-                Event(
-                    op=Op.EXPIRED,
-                    memory_id=item.id,
-                    at=now,
-                    actor=SYSTEM_ACTOR,
-                    reason=why,
-                    state_before=MemoryState.TRANSIENT,
-                    state_after=MemoryState.EXPIRED,
-                    item=gone,
+                _state_event(
+                    Op.EXPIRED, gone, MemoryState.TRANSIENT, actor=SYSTEM_ACTOR, reason=why, at=now
                 )
             )
         async with self._lock:
@@ -445,16 +453,7 @@ class Gateway:
                     **updates,
                 }
             )
-            event = Event(
-                op=op,
-                memory_id=current.id,
-                at=now,
-                actor=actor,
-                reason=reason,
-                state_before=current.state,
-                state_after=state,
-                item=changed,
-            )
+            event = _state_event(op, changed, current.state, actor=actor, reason=reason, at=now)
             await self.store.append([event])
             if current.pool is PoolName.SHORT:
                 await self.short.remove(current.id)
@@ -686,15 +685,8 @@ class Gateway:
             if dry_run:
                 return result
             events = [
-                Event(
-                    op=Op.ROLLED_BACK,
-                    memory_id=item.id,
-                    at=now,
-                    actor=actor,
-                    reason=reason,
-                    state_before=change.state_before,
-                    state_after=item.state,
-                    item=item,
+                _state_event(
+                    Op.ROLLED_BACK, item, change.state_before, actor=actor, reason=reason, at=now
                 )
                 for change, item in planned
             ]
