@@ -120,12 +120,14 @@ class Scanner:
         return self._result(original, located, summaries)
 
     def _hits(self, piece: Chunk, ctx: ScanContext) -> tuple[Hit, ...]:
-        key = xxhash.xxh3_64_hexdigest(
-            f"{piece.kind}|{piece.language}|{ctx.cache_key()}|".encode() + _utf8(piece.text)
-        )
-        cached = self._cache.get(key) if self._cache is not None else None
-        if cached is not None:
-            return cached
+        key = ""
+        if self._cache is not None:
+            key = xxhash.xxh3_64_hexdigest(
+                f"{piece.kind}|{piece.language}|{ctx.cache_key()}|".encode() + _utf8(piece.text)
+            )
+            cached = self._cache.get(key)
+            if cached is not None:
+                return cached
         hits: list[Hit] = []
         for name, analyzer in self._analyzers:
             try:
@@ -133,7 +135,7 @@ class Scanner:
             except Exception:  # the scanner never raises on content
                 log.exception("analyzer %s failed on a chunk", name)
                 hits.append(Hit(rule_id=ANALYZER_FAILURE, start=0, end=len(piece.text)))
-        result = tuple(h for h in hits if h.rule_id in self._by_id)
+        result = tuple(h for h in hits if h.rule_id in self._by_id) if hits else ()
         if self._cache is not None:
             self._cache[key] = result
         return result
