@@ -23,6 +23,7 @@ import functools
 import re
 import unicodedata
 import urllib.parse
+from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, pairwise
@@ -120,13 +121,13 @@ _RAW_CLOSE = re.compile(r"</(pre|script|style|textarea)>", re.IGNORECASE)
 _CARRIER_ORIGINS = frozenset({"tag_chars", "html_comment", "link_title", "alt_text"})
 
 
-class _SpanMap:
+class _SpanMap(ABC):
     """Maps a half-open span of a layer's text to the original text."""
 
     __slots__ = ()
 
-    def map(self, start: int, end: int) -> tuple[int, int]:
-        raise NotImplementedError
+    @abstractmethod
+    def map(self, start: int, end: int) -> tuple[int, int]: ...
 
 
 class _IdentityMap(_SpanMap):
