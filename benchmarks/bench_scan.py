@@ -27,6 +27,7 @@ from corpus_gen import corpus
 
 from memgate.domain import Source
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
+from memgate.scanning.examples import expand
 from memgate.trust import Inspector, Policy
 
 SIZES = (512, 2048, 4096, 16384)
@@ -62,6 +63,7 @@ def _peer() -> Callable[[str], object] | None:
     settings.__enter__()
 
     def run(text: str) -> object:
+        assert settings is not None  # keeps the settings context alive (its exit resets them)
         found = [s for line in text.splitlines() for s in scan_line(line)]
         for block in PY_BLOCK.findall(text):
             mgr = b_manager.BanditManager(conf, "file", quiet=True)
@@ -69,6 +71,9 @@ def _peer() -> Callable[[str], object] | None:
             found.extend(mgr.get_issue_list())
         return found
 
+    probe = run(expand("aws_access_key_id = AKIA{{gen:upper_digit:16}}", "peer-probe"))
+    if not probe:
+        raise RuntimeError("detect-secrets found nothing in its probe: settings not active")
     return run
 
 
