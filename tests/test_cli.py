@@ -88,3 +88,12 @@ def test_rules_test_command_passes_on_bundled_rules() -> None:
     result = memgate("rules", "test")
     assert result.returncode == 0, result.stdout[-2000:]
     assert "examples pass" in result.stdout
+
+
+def test_usage_errors_exit_3_not_the_reject_code() -> None:
+    bad_source = memgate("scan", "-", "--source", "bogus", stdin="hello")
+    assert bad_source.returncode == 3
+    assert "bogus" in bad_source.stderr
+    unknown = memgate("nosuch")
+    assert unknown.returncode == 3
+    assert "No such command" in unknown.stderr

@@ -250,5 +250,25 @@ def rules_test(
     raise typer.Exit(1 if failures else 0)
 
 
+USAGE_ERROR = 3
+"""Exit code for bad invocations; 2 means "reject" for `memgate scan`."""
+
+
 def main() -> None:
-    app()
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        Console(stderr=True).print("aborted")
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.TyperException as exc:
+        # NOTE: click's usage errors exit with 2, which for `scan` means "reject";
+        # memgate reports them with USAGE_ERROR instead.
+        show = getattr(exc, "show", None)
+        if callable(show):
+            show()
+        else:
+            Console(stderr=True).print(f"error: {exc}")
+        sys.exit(USAGE_ERROR)
+    sys.exit(code if isinstance(code, int) else 0)
