@@ -173,10 +173,14 @@ def test_edit_that_injects_is_rejected(make: Callable[..., Gateway]) -> None:
 
 def test_bulk_review_reports_each_id(make: Callable[..., Gateway]) -> None:
     gw = make()
-    ids = [run(gw.write(w(f"note {n}", Source.WEB, target=Target.LONG))).id for n in range(3)]
+    ids = [run(gw.write(w(f"note {n}", Source.WEB, target=Target.LONG))).id for n in range(4)]
+    run(gw.reject(ids[3], reviewer="alice", reason="spam"))
     out = run(gw.approve_many([*ids, "m_missing"], reviewer="alice"))
-    assert all(not isinstance(out[i], str) for i in ids)
+    assert all(not isinstance(out[i], str) for i in ids[:3])
     assert "m_missing" in str(out["m_missing"])
+    assert "illegal transition rejected -> approved" in str(out[ids[3]])
+    again = run(gw.reject_many(ids[:2], reviewer="bob", reason="changed my mind"))
+    assert all(isinstance(v, str) and "illegal" in v for v in again.values())
 
 
 def test_short_term_expiry_is_logged_and_never_served(make: Callable[..., Gateway]) -> None:

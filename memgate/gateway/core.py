@@ -37,7 +37,13 @@ from memgate.domain.memory import (
 )
 from memgate.domain.ports import PoolQuery, ReadRecord, ShortPool, Store
 from memgate.domain.rollback import Change, RollbackPlan, RollbackScope
-from memgate.errors import NotFound, OversizedWrite, ReviewRefused, WriteRefused
+from memgate.errors import (
+    IllegalTransition,
+    NotFound,
+    OversizedWrite,
+    ReviewRefused,
+    WriteRefused,
+)
 from memgate.gateway.gate import WriteGate
 from memgate.gateway.rollback import counts, plan
 from memgate.trust import Inspector, Policy
@@ -112,6 +118,19 @@ def _state_event(
         state_after=item.state,
         item=item,
     )
+
+
+async def _each(
+    ids: Sequence[str], action: Callable[[str], Coroutine[Any, Any, MemoryItem]]
+) -> dict[str, MemoryItem | str]:
+    """Run a review action per id; a refusal is that id's result, not the batch's end."""
+    out: dict[str, MemoryItem | str] = {}
+    for memory_id in ids:
+        try:
+            out[memory_id] = await action(memory_id)
+        except (NotFound, ReviewRefused, IllegalTransition, ValueError) as exc:
+            out[memory_id] = str(exc)
+    return out
 
 
 class FindingSummary(BaseModel):
@@ -540,25 +559,14 @@ class Gateway:
     async def approve_many(
         self, ids: Sequence[str], *, reviewer: str, reason: str | None = None
     ) -> dict[str, MemoryItem | str]:
-        """Bulk approve: per id the new item, or the error message."""
-        out: dict[str, MemoryItem | str] = {}
-        for memory_id in ids:
-            try:
-                out[memory_id] = await self.approve(memory_id, reviewer=reviewer, reason=reason)
-            except (NotFound, ReviewRefused, ValueError) as exc:
-                out[memory_id] = str(exc)
-        return out
+        """Bulk approve: per id the new item, or why it was refused."""
+        return await _each(ids, lambda i: self.approve(i, reviewer=reviewer, reason=reason))
 
     async def reject_many(
         self, ids: Sequence[str], *, reviewer: str, reason: str
     ) -> dict[str, MemoryItem | str]:
-        out: dict[str, MemoryItem | str] = {}
-        for memory_id in ids:
-            try:
-                out[memory_id] = await self.reject(memory_id, reviewer=reviewer, reason=reason)
-            except (NotFound, ReviewRefused, ValueError) as exc:
-                out[memory_id] = str(exc)
-        return out
+        """Bulk reject: per id the new item, or why it was refused."""
+        return await _each(ids, lambda i: self.reject(i, reviewer=reviewer, reason=reason))
 
     @_gated
     async def delete(self, memory_id: str, *, actor: str, reason: str | None = None) -> MemoryItem:
