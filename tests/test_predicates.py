@@ -29,6 +29,7 @@ from memgate.scanning.predicates import (
     is_integrity_hash,
     is_non_personal_email,
     is_not_phone,
+    is_obvious_placeholder,
     is_placeholder,
     is_regex_text,
     is_sequential,
@@ -83,6 +84,16 @@ def test_placeholders(value: str) -> None:
 )
 def test_real_looking_values_are_not_placeholders(value: str) -> None:
     assert not is_placeholder(value)
+
+
+def test_obvious_placeholder_keeps_only_templates_and_masks() -> None:
+    for value in ("YOUR_API_KEY", "<token>", "${KEY}", "xxxxxxxxxxxx", "AKIAIOSFODNN7EXAMPLE"):
+        assert is_obvious_placeholder(value)
+    assert is_obvious_placeholder("Q" * 58)
+    # Weak words and hand-typed runs inside a full vendor shape are not enough.
+    for value in ("abc12fake-456def789ghij-klmnopqrstuvwx", "Zq8vN3xR7tLw2PbK_dummy1"):
+        assert not is_obvious_placeholder(value)
+        assert is_placeholder(value) or is_sequential(value)
 
 
 def test_uuid() -> None:

@@ -103,6 +103,28 @@ def is_placeholder(value: str, context: str = "") -> bool:
 
 
 _ONE_CHAR_RUN = re.compile(r"(.)\1{9,}")
+_OBVIOUS_ANYWHERE = re.compile(
+    r"""(?x)
+    your[_-]|_here$|-here$|\{\{.*\}\}
+    | changeme|change[_-]me|placeholder|example|redacted
+    | replace[_-]?(?:me|with|this)|insert[_-]|put[_-]your|enter[_-]your
+    | \.\.\.|…|xxxx|\*\*\*
+    """
+)
+
+
+def is_obvious_placeholder(value: str, context: str = "") -> bool:
+    """`is_placeholder` without its weak words (`fake`, `dummy`, `sample`, `test_key`,
+    `todo`): for a value whose full vendor shape (exact length, fixed suffix) already
+    marks it as a key, where only a template or a masked value is not one."""
+    stripped = value.strip("'\"` ")
+    if not stripped:
+        return True
+    lowered = stripped.lower()
+    if _PLACEHOLDER_WHOLE.match(lowered) or _OBVIOUS_ANYWHERE.search(lowered):
+        return True
+    run = _ONE_CHAR_RUN.search(stripped)
+    return run is not None and len(run.group(0)) * 10 >= len(stripped) * 3
 
 
 def is_uuid(value: str, context: str = "") -> bool:
@@ -615,6 +637,7 @@ def concatenated_secret(value: str, context: str = "") -> bool:
 
 FILTERS: dict[str, Predicate] = {
     "placeholder": is_placeholder,
+    "obvious_placeholder": is_obvious_placeholder,
     "uuid": is_uuid,
     "hash_context": is_hash_in_context,
     "integrity": is_integrity_hash,
