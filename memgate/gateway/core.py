@@ -495,35 +495,26 @@ class Gateway:
         if reviewer in {item.agent_id, item.session_id}:
             raise ReviewRefused(f"{reviewer} wrote {item.id} and cannot review it")
 
-    @_gated
-    async def approve(
-        self, memory_id: str, *, reviewer: str, reason: str | None = None
+    async def _review(
+        self, memory_id: str, reviewer: str, op: Op, state: MemoryState, reason: str | None
     ) -> MemoryItem:
         item = await self._long(memory_id)
         self._check_reviewer(item, reviewer)
         return await self._change(
-            item,
-            Op.APPROVED,
-            MemoryState.APPROVED,
-            actor=reviewer,
-            reason=reason,
-            reviewed_by=reviewer,
+            item, op, state, actor=reviewer, reason=reason, reviewed_by=reviewer
         )
+
+    @_gated
+    async def approve(
+        self, memory_id: str, *, reviewer: str, reason: str | None = None
+    ) -> MemoryItem:
+        return await self._review(memory_id, reviewer, Op.APPROVED, MemoryState.APPROVED, reason)
 
     @_gated
     async def reject(self, memory_id: str, *, reviewer: str, reason: str) -> MemoryItem:
         if not reason or not reason.strip():
             raise ReviewRefused("a reason is required to reject")
-        item = await self._long(memory_id)
-        self._check_reviewer(item, reviewer)
-        return await self._change(
-            item,
-            Op.REJECTED,
-            MemoryState.REJECTED,
-            actor=reviewer,
-            reason=reason,
-            reviewed_by=reviewer,
-        )
+        return await self._review(memory_id, reviewer, Op.REJECTED, MemoryState.REJECTED, reason)
 
     @_gated
     async def edit_and_approve(
