@@ -10,7 +10,8 @@
     ├── ReviewRefused       a review action that is not allowed (own write, no reason)
     ├── RollbackInProgress  a rollback holds the write lock; retry after `retry_after`
     ├── KeyFileError        a key file exists but is unusable
-    └── StorageError        the store failed; the write was not acknowledged
+    ├── StorageError        the store failed; the write was not acknowledged
+    └── GraphUnavailable    the provenance graph cannot answer (down, disabled, error)
 
 The scanner itself never raises on content: any input yields a ScanReport.
 """
@@ -71,3 +72,8 @@ class RollbackInProgress(MemgateError):
     def __init__(self, retry_after: float) -> None:
         super().__init__(f"a rollback is in progress; retry in {retry_after:g} s")
         self.retry_after = retry_after
+
+
+class GraphUnavailable(MemgateError):
+    """The provenance graph cannot answer. Investigations report it as their status;
+    writes and reads never fail because of it (the graph is a projection)."""

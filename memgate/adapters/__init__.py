@@ -1,0 +1,1 @@
+"""Framework adapters: LangGraph store, OpenAI Agents session, AutoGen memory, MCP server."""

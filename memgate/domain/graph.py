@@ -1,0 +1,139 @@
+"""Provenance graph: the port the gateway uses for investigations, and the
+results it returns. The graph is a projection of the SQLite log and reads
+table; SQLite stays the source of truth.
+
+Every investigation answers with a status that tells apart "the graph looked
+and found nothing" from "the graph could not answer": an empty result is never
+reported as safe when the graph was unavailable.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MIN_DEPTH = 1
+MAX_DEPTH = 6
+
+
+class InvestigationStatus(StrEnum):
+    OK = "ok"
+    UNKNOWN_MEMORY = "unknown_memory"
+    """No memory (or fingerprint) with that id in the graph or the store."""
+    NO_READERS = "no_readers"
+    NO_PATH = "no_path"
+    """The memory exists but nothing was derived from it / written after reading it."""
+    INVALID_INPUT = "invalid_input"
+    GRAPH_UNAVAILABLE = "graph_unavailable"
+    """The graph could not answer (down, disabled, error): the result proves nothing."""
+
+
+InvestigationKind = Literal["readers", "blast_radius", "provenance", "exposure"]
+
+
+class ReaderRow(BaseModel):
+    """One call that read the memory."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    session_id: str | None
+    call_id: str | None
+    agent_id: str | None = None
+    tool: str | None = None
+    at: datetime
+
+
+class ImpactRow(BaseModel):
+    """A memory tainted by the subject: written by a call in a session after that
+    session read the subject (or a memory already tainted), or derived from it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_id: str
+    namespace: tuple[str, ...] = ()
+    state: str | None = None
+    depth: int
+    session_id: str | None = None
+    call_id: str | None = None
+    path: tuple[str, ...] = ()
+    """Evidence: node ids from the subject to this memory, e.g.
+    ("memory:m1", "session:s1", "call:c9", "memory:m7")."""
+
+
+class ProvenanceRow(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_id: str
+    source_kind: str | None = None
+    source_uri: str | None = None
+    session_id: str | None = None
+    call_id: str | None = None
+    tool: str | None = None
+    derived_from: tuple[str, ...] = ()
+    depth: int = 0
+    """0 for the subject, n for the n-th ancestor along DERIVED_FROM."""
+
+
+class ExposureRow(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_id: str
+    namespace: tuple[str, ...] = ()
+    state: str | None = None
+    relation: Literal["contains", "read"]
+    session_id: str | None = None
+    call_id: str | None = None
+
+
+class Investigation(BaseModel):
+    """The answer to one investigation template, with the graph's position in the
+    log so an operator knows how fresh the evidence is."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: InvestigationKind
+    subject: str
+    status: InvestigationStatus
+    message: str = ""
+    readers: tuple[ReaderRow, ...] = ()
+    impact: tuple[ImpactRow, ...] = ()
+    provenance: tuple[ProvenanceRow, ...] = ()
+    exposure: tuple[ExposureRow, ...] = ()
+    projected_seq: int = 0
+    """The graph reflects the log up to this sequence number."""
+    lag: int = 0
+    """Events (plus reads) recorded in SQLite and not yet projected."""
+
+
+class ProjectionStatus(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool
+    available: bool
+    projected_seq: int = 0
+    head_seq: int = 0
+    pending_reads: int = 0
+    lag: int = Field(default=0, ge=0)
+    last_error: str | None = None
+
+
+class ProvenanceGraph(Protocol):
+    """What the gateway needs from the graph (FalkorDB, or its in-memory twin).
+    Implementations raise `memgate.errors.GraphUnavailable` when they cannot answer."""
+
+    async def readers(
+        self, memory_id: str, since: datetime | None = None, until: datetime | None = None
+    ) -> Investigation: ...
+
+    async def blast_radius(self, memory_id: str, depth: int) -> Investigation: ...
+
+    async def provenance(self, memory_id: str) -> Investigation: ...
+
+    async def exposure(self, fingerprint: str) -> Investigation: ...
+
+    async def status(self) -> ProjectionStatus: ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,1 @@
+"""Provenance graph: FalkorDB projection of the log and reads, and investigations."""

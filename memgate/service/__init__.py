@@ -1,0 +1,1 @@
+"""HTTP service: FastAPI app (create_app), API keys and roles, review web UI."""
