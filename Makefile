@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck layers pytest bench clean
+.PHONY: setup browser run test lint typecheck layers pytest bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "memgate needs Python >= 3.12 (found " + sys.version.split()[0] + ")")'
@@ -16,6 +16,19 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# The review UI is tested in a real headless Chromium (Debian's package). Installed
+# here when missing, so `make test` works on a fresh machine; MEMGATE_CHROMIUM
+# points the tests at another binary.
+CHROMIUM ?= $(or $(MEMGATE_CHROMIUM),/usr/bin/chromium)
+browser:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "installing Debian's chromium for the UI tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+	@test -x "$(CHROMIUM)" || { echo "no Chromium at $(CHROMIUM): install Debian's chromium or set MEMGATE_CHROMIUM"; exit 1; }
 
 run: setup
 	$(BIN)/memgate scan --jsonl memgate/examples/writes.jsonl --table
@@ -30,8 +43,8 @@ typecheck: setup
 layers: setup
 	$(BIN)/lint-imports
 
-pytest: setup
-	$(BIN)/pytest
+pytest: setup browser
+	MEMGATE_CHROMIUM=$(CHROMIUM) $(BIN)/pytest
 
 test: lint typecheck layers pytest
 
