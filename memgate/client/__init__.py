@@ -17,6 +17,7 @@ from memgate.client.errors import (
     RemoteRollbackInProgress,
     RemoteWriteRefused,
     Unauthorized,
+    Unavailable,
 )
 from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage, Page
 from memgate.client.sync import MemgateClient
@@ -39,4 +40,5 @@ __all__ = [
     "RemoteRollbackInProgress",
     "RemoteWriteRefused",
     "Unauthorized",
+    "Unavailable",
 ]

@@ -14,7 +14,10 @@ status, the problem type and the per-field errors:
     ├── RemoteReviewRefused (ReviewRefused)           own write, missing reason
     ├── RemoteWriteRefused (WriteRefused)             key carries a secret
     ├── RemoteOversizedWrite (OversizedWrite)         413
-    └── RemoteRollbackInProgress (RollbackInProgress) 503 + Retry-After
+    ├── RemoteRollbackInProgress (RollbackInProgress) 503 + Retry-After
+    └── Unavailable                   503 for another reason (store, graph); .retry_after
+
+Other answers (409 conflict, 5xx) are a plain RemoteError.
 """
 
 from __future__ import annotations
@@ -73,6 +76,14 @@ class InvalidRequest(RemoteError):
     """400 / 422: the request did not validate; `errors` names the fields."""
 
 
+class Unavailable(RemoteError):
+    """503 for another reason than a rollback (store or graph down): retry later."""
+
+    def __init__(self, status: int, detail: str, *, retry_after: float | None, **kw: Any) -> None:
+        super().__init__(status, detail, **kw)
+        self.retry_after = retry_after
+
+
 class RemoteNotFound(RemoteError, NotFound):
     pass
 
@@ -113,10 +124,12 @@ _BY_TYPE: dict[str, type[RemoteError]] = {
     "illegal-transition": RemoteIllegalTransition,
     "review-refused": RemoteReviewRefused,
     "write-refused": RemoteWriteRefused,
+    "oversized": RemoteOversizedWrite,
     "oversized-write": RemoteOversizedWrite,
     "oversize": RemoteOversizedWrite,
     "payload-too-large": RemoteOversizedWrite,
     "unauthorized": Unauthorized,
+    "unavailable": Unavailable,
     "forbidden": Forbidden,
     "validation": InvalidRequest,
     "validation-error": InvalidRequest,
@@ -168,7 +181,7 @@ def problem_error(response: httpx.Response) -> RemoteError:
     status = response.status_code
     retry = _retry_after(response)
     slug = _slug(kw["problem_type"])
-    if slug == "rollback-in-progress" or (status == 503 and retry is not None):
+    if slug in ("rollback", "rollback-in-progress"):
         return RemoteRollbackInProgress(
             status, detail, retry_after=_DEFAULT_RETRY if retry is None else retry, **kw
         )
@@ -177,6 +190,8 @@ def problem_error(response: httpx.Response) -> RemoteError:
         cls = RemoteIllegalTransition
     if cls is None:
         cls = _BY_STATUS.get(status, RemoteError)
+    if cls is Unavailable or (cls is RemoteError and status == 503):
+        return Unavailable(status, detail, retry_after=retry, **kw)
     return cls(status, detail, **kw)
 
 

@@ -58,8 +58,14 @@ class ApiKey(BaseModel):
     role: str
     namespaces: tuple[tuple[str, ...], ...] = ()
     """Empty: every namespace."""
+    hint: str = ""
+    """The first characters of the key, to tell keys apart."""
     created_at: datetime | None = None
-    revoked: bool = False
+    revoked_at: datetime | None = None
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoked_at is not None
 
     @field_validator("namespaces", mode="before")
     @classmethod
