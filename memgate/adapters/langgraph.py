@@ -1,0 +1,474 @@
+"""LangGraph `BaseStore` on memgate: every put is scanned, routed and logged.
+
+    from memgate.adapters.langgraph import MemgateStore
+    store = MemgateStore.open(Path("data"))          # sync + async, own loop thread
+    graph = builder.compile(store=store)
+
+or, inside an event loop, `MemgateStore(await open_gateway(path))` (async calls only).
+
+How LangGraph's store maps onto memgate:
+
+- A namespace is the memgate namespace (after an optional `prefix`); '/' and '%'
+  in labels are %-escaped because memgate labels cannot hold '/'.
+- A value is stored as its exact JSON text in the memory's content, and comes
+  back as written, with one exception: a secret or personal datum in it is
+  redacted before anything is stored (memgate never keeps secrets), so the value
+  read back holds `[REDACTED:<rule>]` in that string. `status()` says so
+  (`redacted=True`). If redaction ever broke the JSON, or the item was written
+  as text by another client, the value is `{"content": <text>}`.
+- `put` without a TTL goes to the long-term pool, where routing decides: an
+  approved value is served to every thread; one queued for review is served
+  only to the thread (session) that wrote it -- read-your-writes -- until a
+  reviewer approves it; a rejected one is never served, and the previous value of
+  that key (if any) stays. None of this raises (an agent loop would crash);
+  `strict=True` raises `MemoryHeld` for queued and rejected puts instead.
+- `put(..., ttl=minutes)` (or `TTLConfig.default_ttl`) goes to the short-term
+  pool, which expires it; expired items are never returned. A refreshing read of
+  a TTL item re-writes it (a new version, same id and `created_at`), so its
+  clock restarts -- that is memgate's log recording the refresh.
+- `PutOp(value=None)` (`delete`) tombstones every live version of the key.
+- Provenance: inside a graph run, the thread id is the reader/writer session, and
+  `"<node>:<step>"` is the call, read from `langgraph.config.get_config()`.
+- `search(query=...)` is memgate's full-text search (every word must occur),
+  not a vector search; `filter` follows `InMemoryStore` ($eq, $ne, $gt, $gte,
+  $lt, $lte, nested dicts, list equality). With a filter, the candidates the
+  filter looks at are recorded as read (a conservative over-count).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+)
+
+from memgate.adapters._backend import (
+    PAGE,
+    Backend,
+    LoopRunner,
+    MemoryHeld,
+    MemoryStatus,
+    canonical_json,
+    find_key,
+    parse_object,
+    running_loop,
+    scan_namespace,
+)
+from memgate.domain.memory import (
+    MemoryItem,
+    MemoryState,
+    MemoryWrite,
+    PoolName,
+    Reader,
+    Target,
+)
+from memgate.domain.types import Source
+from memgate.errors import IllegalTransition, NotFound
+from memgate.gateway import Gateway, SyncGateway
+from memgate.gateway.core import WriteReceipt
+
+__all__ = ["MemgateStore", "MemoryHeld", "MemoryStatus"]
+
+TTL_KEY = "langgraph_ttl_minutes"
+UPDATED_KEY = "langgraph_updated_at"
+_RECEIPTS = 4096
+
+
+def encode_label(label: str) -> str:
+    return label.replace("%", "%25").replace("/", "%2F")
+
+
+def decode_label(label: str) -> str:
+    return label.replace("%2F", "/").replace("%25", "%")
+
+
+class _Who:
+    """Provenance of one batch, read in the caller's context before any loop hop."""
+
+    __slots__ = ("agent", "call", "session")
+
+    def __init__(self, session: str | None, call: str | None, agent: str | None) -> None:
+        self.session = session
+        self.call = call
+        self.agent = agent
+
+    @property
+    def reader(self) -> Reader:
+        return Reader(session_id=self.session, call_id=self.call, agent_id=self.agent)
+
+
+class MemgateStore(BaseStore):
+    """A LangGraph store whose writes pass memgate's scan, routing and review."""
+
+    supports_ttl: bool = True
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        prefix: tuple[str, ...] = (),
+        source: Source = Source.AGENT,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        strict: bool = False,
+        ttl: TTLConfig | None = None,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        """`backend`: an async Gateway (or remote client) living on `loop` (None: the
+        caller's loop). `session_id` is the session outside a graph run (so
+        read-your-writes works there too); `source` weighs how the scan reads
+        the values (agent-written by default)."""
+        self.backend = backend
+        self.prefix = tuple(prefix)
+        self.source = source
+        self.session_id = session_id
+        self.agent_id = agent_id
+        self.strict = strict
+        self.ttl_config = ttl
+        self._runner = LoopRunner(loop)
+        self._receipts: dict[tuple[tuple[str, ...], str], WriteReceipt] = {}
+        self._sync: SyncGateway | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def from_sync(cls, gateway: SyncGateway, **kwargs: Any) -> MemgateStore:
+        """Use a SyncGateway (its own loop thread): sync and async calls both work."""
+        store = cls(gateway.gateway, loop=gateway.run(running_loop()), **kwargs)
+        store._sync = gateway
+        return store
+
+    @classmethod
+    def open(cls, data_dir: Path, **kwargs: Any) -> MemgateStore:
+        """Open a data directory in-process; `close()` when done."""
+        from memgate.bootstrap import open_sync_gateway
+
+        return cls.from_sync(open_sync_gateway(Path(data_dir)), **kwargs)
+
+    def close(self) -> None:
+        """Close the gateway this store opened (`open` / `from_sync`)."""
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
+
+    # -- BaseStore ------------------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        return self._runner.run(self._batch(ops, self._who()))
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        return await self._runner.arun(self._batch(ops, self._who()))
+
+    async def _batch(self, ops: list[Op], who: _Who) -> list[Result]:
+        results: list[Result] = []
+        for op in ops:
+            if isinstance(op, GetOp):
+                results.append(await self._get(op, who))
+            elif isinstance(op, SearchOp):
+                results.append(await self._search(op, who))
+            elif isinstance(op, PutOp):
+                await self._put(op, who)
+                results.append(None)
+            elif isinstance(op, ListNamespacesOp):
+                results.append(await self._list_namespaces(op, who))
+            else:
+                raise ValueError(f"unknown operation type: {type(op).__name__}")
+        return results
+
+    def _who(self) -> _Who:
+        from langgraph.config import get_config
+
+        try:
+            config = get_config()
+        except RuntimeError:
+            return _Who(self.session_id, None, self.agent_id)
+        configurable = config.get("configurable") or {}
+        metadata = config.get("metadata") or {}
+        thread = configurable.get("thread_id") or metadata.get("thread_id")
+        node = metadata.get("langgraph_node")
+        step = metadata.get("langgraph_step")
+        call = f"{node}:{step}" if node is not None else None
+        session = str(thread) if thread is not None else self.session_id
+        return _Who(session, call, self.agent_id)
+
+    # -- namespaces -----------------------------------------------------------------
+
+    def _ns(self, namespace: tuple[str, ...]) -> tuple[str, ...]:
+        for label in namespace:
+            if not isinstance(label, str) or not label or "." in label:
+                raise InvalidNamespaceError(f"invalid namespace label {label!r} in {namespace}")
+        out = self.prefix + tuple(encode_label(label) for label in namespace)
+        if any(len(label) > 128 for label in out):
+            raise InvalidNamespaceError(f"namespace labels are limited to 128 chars: {namespace}")
+        return out
+
+    def _public_ns(self, namespace: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(decode_label(label) for label in namespace[len(self.prefix) :])
+
+    # -- operations -----------------------------------------------------------------
+
+    async def _put(self, op: PutOp, who: _Who) -> None:
+        namespace = self._ns(op.namespace)
+        if not namespace:
+            raise InvalidNamespaceError("namespace cannot be empty")
+        if op.value is None:
+            await self._delete(namespace, op.key, who)
+            return
+        content = canonical_json(dict(op.value))
+        metadata: dict[str, Any] = {}
+        target = Target.LONG
+        ttl_seconds = None
+        if op.ttl is not None:
+            metadata[TTL_KEY] = op.ttl
+            target = Target.SHORT
+            ttl_seconds = op.ttl * 60.0
+        receipt = await self.backend.write(
+            MemoryWrite(
+                content=content,
+                namespace=namespace,
+                key=op.key,
+                source=self.source,
+                session_id=who.session,
+                agent_id=who.agent,
+                call_id=who.call,
+                metadata=metadata,
+                target=target,
+                ttl_seconds=ttl_seconds,
+            )
+        )
+        self._remember(namespace, op.key, receipt)
+        if self.strict and receipt.state in (MemoryState.PENDING_REVIEW, MemoryState.REJECTED):
+            raise MemoryHeld(receipt)
+
+    def _remember(self, namespace: tuple[str, ...], key: str, receipt: WriteReceipt) -> None:
+        self._receipts.pop((namespace, key), None)
+        self._receipts[(namespace, key)] = receipt
+        if len(self._receipts) > _RECEIPTS:
+            self._receipts.pop(next(iter(self._receipts)))
+
+    async def _delete(self, namespace: tuple[str, ...], key: str, who: _Who) -> None:
+        actor = who.agent or who.session or "langgraph"
+        for item in await find_key(self.backend, namespace, key, who.reader):
+            # Already gone (a concurrent delete, an expiry): nothing left to tombstone.
+            with contextlib.suppress(NotFound, IllegalTransition):
+                await self.backend.delete(item.id, actor=actor, reason="langgraph delete")
+
+    async def _get(self, op: GetOp, who: _Who) -> Item | None:
+        item = await self.backend.read_key(self._ns(op.namespace), op.key, who.reader)
+        if item is None:
+            return None
+        if op.refresh_ttl:
+            item = await self._refresh(item)
+        return self._item(item)
+
+    async def _refresh(self, item: MemoryItem) -> MemoryItem:
+        ttl = item.metadata.get(TTL_KEY)
+        if item.pool is not PoolName.SHORT or not isinstance(ttl, int | float) or not item.key:
+            return item
+        receipt = await self.backend.write(
+            MemoryWrite(
+                content=item.content,
+                namespace=item.namespace,
+                key=item.key,
+                source=item.source,
+                session_id=item.session_id,
+                agent_id=item.agent_id,
+                call_id=item.call_id,
+                metadata={**item.metadata, UPDATED_KEY: _updated(item).isoformat()},
+                target=Target.SHORT,
+                ttl_seconds=float(ttl) * 60.0,
+            )
+        )
+        del receipt  # refreshing keeps the value's own times (in metadata)
+        return item
+
+    def _item(self, item: MemoryItem) -> Item:
+        return Item(
+            value=self._value(item),
+            key=item.key or item.id,
+            namespace=self._public_ns(item.namespace),
+            created_at=item.created_at,
+            updated_at=_updated(item),
+        )
+
+    @staticmethod
+    def _value(item: MemoryItem) -> dict[str, Any]:
+        value = parse_object(item.content)
+        return value if value is not None else {"content": item.content}
+
+    async def _search(self, op: SearchOp, who: _Who) -> list[SearchItem]:
+        prefix = self._ns(op.namespace_prefix)
+        if op.limit <= 0:
+            return []
+        if not op.filter:
+            items = await self.backend.search(
+                prefix, op.query, limit=op.limit, offset=max(op.offset, 0), reader=who.reader
+            )
+        else:
+            items = await self._filtered(prefix, op, op.filter, who)
+        out = []
+        for item in items:
+            if op.refresh_ttl:
+                item = await self._refresh(item)
+            out.append(
+                SearchItem(
+                    namespace=self._public_ns(item.namespace),
+                    key=item.key or item.id,
+                    value=self._value(item),
+                    created_at=item.created_at,
+                    updated_at=_updated(item),
+                )
+            )
+        return out
+
+    async def _filtered(
+        self, prefix: tuple[str, ...], op: SearchOp, filters: dict[str, Any], who: _Who
+    ) -> list[MemoryItem]:
+        wanted = max(op.offset, 0) + op.limit
+        kept: list[MemoryItem] = []
+        offset = 0
+        while len(kept) < wanted:
+            page = await self.backend.search(
+                prefix, op.query, limit=PAGE, offset=offset, reader=who.reader
+            )
+            kept.extend(i for i in page if matches(self._value(i), filters))
+            if len(page) < PAGE:
+                break
+            offset += PAGE
+        return kept[max(op.offset, 0) : wanted]
+
+    async def _list_namespaces(self, op: ListNamespacesOp, who: _Who) -> list[tuple[str, ...]]:
+        items = await scan_namespace(self.backend, self.prefix, who.reader)
+        found = {self._public_ns(i.namespace) for i in items}
+        found.discard(())
+        names = [ns for ns in found if all(_condition(c, ns) for c in op.match_conditions or ())]
+        if op.max_depth is not None:
+            names = list({ns[: op.max_depth] for ns in names})
+        names.sort()
+        return names[op.offset : op.offset + op.limit]
+
+    # -- memgate's side ------------------------------------------------------------
+
+    def status(self, namespace: tuple[str, ...], key: str) -> MemoryStatus | None:
+        """memgate's view of the value at (namespace, key): state, trust, findings,
+        whether it was redacted. Knows rejected puts made through this store too."""
+        return self._runner.run(self.astatus(namespace, key))
+
+    async def astatus(self, namespace: tuple[str, ...], key: str) -> MemoryStatus | None:
+        ns = self._ns(namespace)
+        who = self._who()
+        return await self._runner.arun(self._status(ns, key, who))
+
+    async def _status(self, ns: tuple[str, ...], key: str, who: _Who) -> MemoryStatus | None:
+        live = await find_key(self.backend, ns, key, who.reader)
+        receipt = self._receipts.get((ns, key))
+        if receipt is not None and receipt.state is MemoryState.REJECTED:
+            # This store's latest put of the key was refused: that is the news.
+            return MemoryStatus.of_receipt(receipt)
+        if live:
+            return MemoryStatus.of_item(max(live, key=lambda i: i.updated_at))
+        return MemoryStatus.of_receipt(receipt) if receipt is not None else None
+
+    async def sweep(self) -> int:
+        """Expire due short-term items now (in-process only; a server sweeps itself)."""
+        if isinstance(self.backend, Gateway):
+            return await self._runner.arun(self.backend.expire_due())
+        return 0
+
+    async def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> None:
+        """Sweep every `sweep_interval_minutes` (else the TTLConfig's) in the background.
+        Expired items are never returned either way; sweeping logs their expiry."""
+        minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes")
+        if not minutes or self._sweeper is not None:
+            return
+
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(float(minutes) * 60.0)
+                await self.sweep()
+
+        self._sweeper = asyncio.get_running_loop().create_task(loop())
+
+    async def stop_ttl_sweeper(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+
+
+def _updated(item: MemoryItem) -> datetime:
+    """When the value was last put: a TTL refresh re-writes the item but keeps this."""
+    stamp = item.metadata.get(UPDATED_KEY)
+    if isinstance(stamp, str):
+        with contextlib.suppress(ValueError):
+            return datetime.fromisoformat(stamp)
+    return item.updated_at
+
+
+def _condition(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
+    path = condition.path
+    if len(namespace) < len(path):
+        return False
+    pairs = (
+        zip(namespace, path, strict=False)
+        if condition.match_type == "prefix"
+        else zip(reversed(namespace), reversed(path), strict=False)
+    )
+    return all(p == "*" or n == p for n, p in pairs)
+
+
+def matches(value: dict[str, Any], filters: dict[str, Any]) -> bool:
+    """InMemoryStore's filter semantics (JSONB-like): operators, nested dicts,
+    list equality. A missing field fails an ordering operator instead of raising."""
+    return all(_compare(value.get(key), wanted) for key, wanted in filters.items())
+
+
+def _compare(actual: Any, wanted: Any) -> bool:
+    if isinstance(wanted, dict):
+        if any(k.startswith("$") for k in wanted):
+            return all(_operator(actual, op, operand) for op, operand in wanted.items())
+        if not isinstance(actual, dict):
+            return False
+        return all(_compare(actual.get(k), v) for k, v in wanted.items())
+    if isinstance(wanted, list | tuple):
+        return (
+            isinstance(actual, list | tuple)
+            and len(actual) == len(wanted)
+            and all(_compare(a, w) for a, w in zip(actual, wanted, strict=True))
+        )
+    return bool(actual == wanted)
+
+
+def _operator(actual: Any, op: str, operand: Any) -> bool:
+    if op == "$eq":
+        return bool(actual == operand)
+    if op == "$ne":
+        return bool(actual != operand)
+    if op not in ("$gt", "$gte", "$lt", "$lte"):
+        raise ValueError(f"unsupported filter operator: {op}")
+    try:
+        a, b = float(actual), float(operand)
+    except (TypeError, ValueError):
+        return False
+    return {"$gt": a > b, "$gte": a >= b, "$lt": a < b, "$lte": a <= b}[op]
