@@ -1,0 +1,101 @@
+"""The FastAPI app factory: `create_app(settings)`.
+
+The app opens its gateway and key store in its lifespan (so one process can run
+several apps, e.g. in tests) and keeps them in `app.state.memgate`. A background
+task expires transient memories and times out stale reviews.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI
+
+from memgate.bootstrap import open_gateway
+from memgate.errors import RollbackInProgress
+from memgate.gateway import Gateway
+from memgate.service.deps import MemgateState
+from memgate.service.keys import KeyStore
+from memgate.service.metrics import Metrics, TimedInspector
+from memgate.service.problems import BodyLimit, install
+from memgate.service.routes import health, incident, keys, memories, review, scan
+from memgate.service.settings import Settings
+from memgate.service.ui.router import build_ui_router
+from memgate.trust import Policy
+
+log = logging.getLogger("memgate.service")
+
+TAGS = [
+    {"name": "memories", "description": "Write, read, list, search and delete memories."},
+    {"name": "review", "description": "The human review queue (reviewers and admins)."},
+    {"name": "scan", "description": "Scan content without storing it."},
+    {"name": "incident", "description": "Rollback, the audit log, provenance investigations."},
+    {"name": "keys", "description": "API keys and their roles (admins)."},
+    {"name": "health", "description": "Liveness, readiness, Prometheus metrics."},
+]
+
+
+async def open_for(settings: Settings) -> Gateway:
+    """The gateway the settings describe."""
+    kwargs: dict[str, Any] = {}
+    if settings.policy_path is not None:
+        kwargs["policy"] = Policy.load(settings.policy_path)
+    if "graph" in inspect.signature(open_gateway).parameters:
+        kwargs["graph"] = settings.graph
+    return await open_gateway(settings.data_dir, **kwargs)
+
+
+async def maintain(gateway: Gateway, every: float) -> None:
+    """Expire transient memories and time out stale reviews, forever."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await gateway.expire_due()
+            await gateway.expire_reviews()
+        except RollbackInProgress:
+            continue
+        except Exception as exc:
+            log.warning("maintenance failed: %s", type(exc).__name__)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The memgate HTTP service for one data directory."""
+    metrics = Metrics()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        gateway = await open_for(settings)
+        gateway.inspector = TimedInspector(gateway.inspector, metrics.scan_seconds)
+        store = KeyStore(settings.keys_path)
+        app.state.memgate = MemgateState(
+            gateway=gateway, keys=store, settings=settings, metrics=metrics
+        )
+        task = asyncio.create_task(maintain(gateway, settings.maintenance_seconds))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            del app.state.memgate
+            await gateway.close()
+            store.close()
+
+    app = FastAPI(
+        title="memgate",
+        summary="Customs for agent memory: scan, score, route and audit every memory write.",
+        version="0.1.0",
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+    )
+    install(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    for module in (memories, review, scan, incident, keys, health):
+        app.include_router(module.router)
+    app.include_router(build_ui_router())
+    return app

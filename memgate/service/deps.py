@@ -1,0 +1,132 @@
+"""Request dependencies: the app's state, the calling key, its role, the reader.
+
+Authorization happens here and in each route: the role by `require(...)`, the
+namespace scope per memory (a memory outside the key's scopes answers 404, as
+if it did not exist, so ids cannot be probed)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from memgate.domain.memory import MemoryItem, Reader
+from memgate.gateway import Gateway
+from memgate.service.keys import KeyStore, Principal, Role
+from memgate.service.metrics import Metrics
+from memgate.service.problems import Problem
+from memgate.service.schemas import Ident, parse_namespace
+from memgate.service.settings import Settings
+
+
+@dataclass(slots=True)
+class MemgateState:
+    """Everything a request needs; `app.state.memgate` while the app runs."""
+
+    gateway: Gateway
+    keys: KeyStore
+    settings: Settings
+    metrics: Metrics
+
+
+def get_state(request: Request) -> MemgateState:
+    state = getattr(request.app.state, "memgate", None)
+    if not isinstance(state, MemgateState):
+        raise Problem(503, "Starting", "the service is not started", kind="unavailable")
+    return state
+
+
+State = Annotated[MemgateState, Depends(get_state)]
+
+_bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer mgk_...`")
+_header_key = APIKeyHeader(
+    name="X-Memgate-Key", auto_error=False, description="An API key, as a header."
+)
+
+
+def authenticate(
+    state: State,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    header_key: Annotated[str | None, Depends(_header_key)],
+) -> Principal:
+    """The calling key, or 401."""
+    raw = bearer.credentials if bearer is not None else header_key
+    if not raw:
+        raise Problem(
+            401,
+            "Unauthorized",
+            "an API key is required: Authorization: Bearer <key> or X-Memgate-Key",
+            kind="unauthorized",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    principal = state.keys.authenticate(raw)
+    if principal is None:
+        raise Problem(
+            401,
+            "Unauthorized",
+            "unknown or revoked API key",
+            kind="unauthorized",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return principal
+
+
+def require(*roles: Role) -> Callable[[Principal], Awaitable[Principal]]:
+    """A dependency that admits the given roles only (403 otherwise)."""
+    allowed = frozenset(roles)
+
+    async def check(principal: Annotated[Principal, Depends(authenticate)]) -> Principal:
+        if principal.role not in allowed:
+            names = ", ".join(sorted(r.value for r in allowed))
+            raise Problem.forbidden(f"this needs a key with role {names}")
+        return principal
+
+    return check
+
+
+AnyKey = Annotated[Principal, Depends(require(Role.AGENT, Role.REVIEWER, Role.ADMIN))]
+Writer = Annotated[Principal, Depends(require(Role.AGENT, Role.ADMIN))]
+Reviewer = Annotated[Principal, Depends(require(Role.REVIEWER, Role.ADMIN))]
+Admin = Annotated[Principal, Depends(require(Role.ADMIN))]
+
+
+def reader(
+    principal: Principal,
+    *,
+    session_id: str | None = None,
+    call_id: str | None = None,
+    agent_id: str | None = None,
+) -> Reader:
+    """The reader recorded for a served item: the client's session and call, and
+    an agent id that always names the key."""
+    return Reader(session_id=session_id, call_id=call_id, agent_id=principal.agent_label(agent_id))
+
+
+async def header_reader(
+    principal: AnyKey,
+    session: Annotated[Ident | None, Header(alias="X-Memgate-Session")] = None,
+    call: Annotated[Ident | None, Header(alias="X-Memgate-Call")] = None,
+    agent: Annotated[Ident | None, Header(alias="X-Memgate-Agent")] = None,
+) -> Reader:
+    return reader(principal, session_id=session, call_id=call, agent_id=agent)
+
+
+HeaderReader = Annotated[Reader, Depends(header_reader)]
+
+
+def namespace_param(value: str | None, field: str = "query.namespace") -> tuple[str, ...]:
+    """A slash-joined namespace from a query parameter ("" or absent: all)."""
+    try:
+        return parse_namespace(value)
+    except ValueError as exc:
+        raise Problem.invalid(field, str(exc)) from None
+
+
+def visible(item: MemoryItem | None, allowed: bool) -> MemoryItem:
+    """The item, or 404 when it does not exist or the key may not see it."""
+    if item is None or not allowed:
+        raise Problem.not_found("no such memory (or not visible to this key)")
+    return item

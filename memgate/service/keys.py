@@ -1,0 +1,299 @@
+"""API keys and roles.
+
+A key is shown once, when it is created; the store keeps only its SHA-256 (a
+raw key carries 256 random bits, so a fast hash is enough: there is nothing to
+brute-force). Each key has one role and a list of namespace scopes (label
+prefixes); an empty list means every namespace.
+
+    agent     write, read, search, delete in its scopes
+    reviewer  the review queue and reads in its scopes; never its own writes
+    admin     everything: rollback, log, investigations, keys
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from memgate.errors import MemgateError, NotFound
+
+KEY_PREFIX = "mgk_"
+Namespace = tuple[str, ...]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS api_keys (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    role        TEXT NOT NULL,
+    namespaces  TEXT NOT NULL,
+    key_hash    TEXT NOT NULL UNIQUE,
+    hint        TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    revoked_at  TEXT
+);
+"""
+
+
+class Role(StrEnum):
+    AGENT = "agent"
+    REVIEWER = "reviewer"
+    ADMIN = "admin"
+
+
+class KeyConflict(MemgateError):
+    """A key operation that would leave the service unusable (revoking the last admin)."""
+
+
+def _hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _encode_scopes(scopes: Iterable[Namespace]) -> str:
+    # NOTE: labels never contain "/" (MemoryWrite refuses it), and "\n" separates scopes.
+    return "\n".join("/".join(scope) for scope in scopes)
+
+
+def _decode_scopes(text: str) -> tuple[Namespace, ...]:
+    return tuple(tuple(line.split("/")) for line in text.split("\n") if line)
+
+
+def check_scopes(namespaces: Iterable[Sequence[str]]) -> tuple[Namespace, ...]:
+    """Scopes as tuples; raises ValueError on an empty scope or a bad label."""
+    out: list[Namespace] = []
+    for scope in namespaces:
+        labels = tuple(scope)
+        if not labels:
+            raise ValueError("a namespace scope needs at least one label")
+        for label in labels:
+            if not label or "/" in label or "\n" in label or len(label) > 128:
+                raise ValueError("namespace labels must be 1-128 chars without '/'")
+        out.append(labels)
+    return tuple(dict.fromkeys(out))
+
+
+def _under(namespace: Namespace, prefix: Namespace) -> bool:
+    return namespace[: len(prefix)] == prefix
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: the authenticated key."""
+
+    key_id: str
+    name: str
+    role: Role
+    namespaces: tuple[Namespace, ...] = ()
+
+    @property
+    def actor(self) -> str:
+        """The identity recorded in the log for this key's actions (and the reviewer
+        identity the gateway compares with a memory's writer)."""
+        return f"key:{self.key_id}"
+
+    def agent_label(self, agent_id: str | None) -> str:
+        """The agent id recorded for this key's writes and reads. Always starts with
+        the key's identity, so a client cannot write as another key (and a reviewer
+        cannot dodge the own-write rule by naming another agent)."""
+        return self.actor if not agent_id else f"{self.actor}/{agent_id}"
+
+    def wrote(self, agent_id: str | None) -> bool:
+        """Whether a memory whose writer is `agent_id` was written with this key."""
+        return agent_id is not None and (
+            agent_id == self.actor or agent_id.startswith(self.actor + "/")
+        )
+
+    def covers(self, namespace: Sequence[str]) -> bool:
+        """Whether the namespace is inside one of this key's scopes."""
+        ns = tuple(namespace)
+        return not self.namespaces or any(_under(ns, scope) for scope in self.namespaces)
+
+    def can_read(self, namespace: Sequence[str]) -> bool:
+        return self.covers(namespace)
+
+    def can_write(self, namespace: Sequence[str]) -> bool:
+        return self.role in (Role.AGENT, Role.ADMIN) and self.covers(namespace)
+
+    def can_review(self, namespace: Sequence[str]) -> bool:
+        return self.role in (Role.REVIEWER, Role.ADMIN) and self.covers(namespace)
+
+    def prefixes(self, prefix: Sequence[str] = ()) -> list[Namespace]:
+        """The namespace prefixes to query for a request under `prefix`, narrowed
+        to this key's scopes: [prefix] when it lies inside a scope, the scopes
+        that lie under it otherwise, [] when nothing under it is visible."""
+        wanted = tuple(prefix)
+        if self.covers(wanted):
+            return [wanted]
+        return [scope for scope in self.namespaces if _under(scope, wanted)]
+
+
+class KeyInfo(BaseModel):
+    """A key as listed: never the key itself, only a hint of its first characters."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: str
+    role: Role
+    namespaces: tuple[Namespace, ...]
+    hint: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+    def principal(self) -> Principal:
+        return Principal(self.id, self.name, self.role, self.namespaces)
+
+
+class KeyStore:
+    """API keys in their own SQLite file (data_dir/db/keys.sqlite3). Thread-safe:
+    the HTTP service calls it from the event loop, the UI from worker threads."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+        self._cache: dict[str, Principal | None] = {}
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> KeyStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def create(
+        self, name: str, role: Role | str, namespaces: Iterable[Sequence[str]] = ()
+    ) -> tuple[KeyInfo, str]:
+        """A new key: (its info, the raw key). The raw key is not stored and cannot
+        be shown again. Raises ValueError on a bad name, role or scope."""
+        role = Role(role)
+        name = name.strip()
+        if not name or len(name) > 200:
+            raise ValueError("a key needs a name of 1-200 characters")
+        scopes = check_scopes(namespaces)
+        raw = KEY_PREFIX + secrets.token_urlsafe(32)
+        info = KeyInfo(
+            id="k_" + secrets.token_hex(6),
+            name=name,
+            role=role,
+            namespaces=scopes,
+            hint=raw[: len(KEY_PREFIX) + 4],
+            created_at=datetime.now(UTC),
+        )
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO api_keys (id, name, role, namespaces, key_hash, hint, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    info.id,
+                    info.name,
+                    info.role.value,
+                    _encode_scopes(scopes),
+                    _hash(raw),
+                    info.hint,
+                    info.created_at.isoformat(),
+                ),
+            )
+        return info, raw
+
+    def authenticate(self, raw: str | None) -> Principal | None:
+        """The principal of an active key, else None."""
+        if not raw or not raw.startswith(KEY_PREFIX) or len(raw) > 200:
+            return None
+        digest = _hash(raw)
+        if digest in self._cache:
+            return self._cache[digest]
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, name, role, namespaces FROM api_keys"
+                " WHERE key_hash = ? AND revoked_at IS NULL",
+                (digest,),
+            ).fetchone()
+            principal = (
+                None
+                if row is None
+                else Principal(row[0], row[1], Role(row[2]), _decode_scopes(row[3]))
+            )
+            if len(self._cache) > 10_000:
+                self._cache.clear()
+            self._cache[digest] = principal
+        return principal
+
+    def _info(self, row: tuple[str, ...]) -> KeyInfo:
+        return KeyInfo(
+            id=row[0],
+            name=row[1],
+            role=Role(row[2]),
+            namespaces=_decode_scopes(row[3]),
+            hint=row[4],
+            created_at=datetime.fromisoformat(row[5]),
+            revoked_at=datetime.fromisoformat(row[6]) if row[6] else None,
+        )
+
+    def list(self, *, include_revoked: bool = True) -> list[KeyInfo]:
+        """Every key, oldest first."""
+        sql = "SELECT id, name, role, namespaces, hint, created_at, revoked_at FROM api_keys"
+        if not include_revoked:
+            sql += " WHERE revoked_at IS NULL"
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY created_at, id").fetchall()
+        return [self._info(row) for row in rows]
+
+    def get(self, key_id: str) -> KeyInfo | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, name, role, namespaces, hint, created_at, revoked_at"
+                " FROM api_keys WHERE id = ?",
+                (key_id,),
+            ).fetchone()
+        return None if row is None else self._info(row)
+
+    def revoke(self, key_id: str) -> KeyInfo:
+        """Revoke a key (it stays listed). Raises NotFound for an unknown key and
+        KeyConflict for the last active admin key (that would lock everyone out)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT role, revoked_at FROM api_keys WHERE id = ?", (key_id,)
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"no key {key_id}")
+            if row[1] is None and row[0] == Role.ADMIN.value:
+                (admins,) = self._db.execute(
+                    "SELECT count(*) FROM api_keys WHERE role = ? AND revoked_at IS NULL",
+                    (Role.ADMIN.value,),
+                ).fetchone()
+                if admins <= 1:
+                    raise KeyConflict(f"{key_id} is the last active admin key")
+            self._db.execute(
+                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?",
+                (datetime.now(UTC).isoformat(), key_id),
+            )
+            self._cache.clear()
+        info = self.get(key_id)
+        assert info is not None  # noqa: S101 - just read under the lock
+        return info
+
+    def ensure_admin(self, name: str = "admin") -> str | None:
+        """On a new data directory (no key at all), create the first admin key and
+        return it (to be printed once); otherwise None."""
+        with self._lock:
+            (count,) = self._db.execute("SELECT count(*) FROM api_keys").fetchone()
+        if count:
+            return None
+        _, raw = self.create(name, Role.ADMIN)
+        return raw

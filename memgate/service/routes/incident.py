@@ -1,0 +1,158 @@
+"""Incident response (admins): rollback, the log, verify, checkpoints, and the
+provenance investigations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from memgate.domain.events import Checkpoint, VerifyResult
+from memgate.domain.graph import Investigation, InvestigationKind, InvestigationStatus
+from memgate.domain.rollback import RollbackPlan, RollbackScope
+from memgate.service.deps import Admin, State
+from memgate.service.problems import Problem
+from memgate.service.routes.common import BUSY, PROBLEMS
+from memgate.service.schemas import MAX_SEQ, Ident, LogPage, RollbackBody, VerifyBody
+
+router = APIRouter(tags=["incident"], responses=PROBLEMS)
+
+
+@router.post(
+    "/v1/rollback",
+    summary="Roll back (dry run by default)",
+    description="Plan, or with `dry_run: false` apply, the return of the store (or a scope "
+    "of it: namespace, source, session, one memory and all it derived) to how it was after "
+    "event `to_seq` or at `to_time`. Applying appends compensating events; nothing is "
+    "deleted, so a rollback can itself be rolled back.",
+    responses=BUSY,
+)
+async def rollback(body: RollbackBody, principal: Admin, state: State) -> RollbackPlan:
+    scope = RollbackScope(
+        namespace_prefix=tuple(body.namespace),
+        source=body.source,
+        session_id=body.session_id,
+        memory_id=body.memory_id,
+    )
+    target: int | datetime
+    if body.to_seq is not None:
+        target = body.to_seq
+        field = "to_seq"
+    else:
+        assert body.to_time is not None  # noqa: S101 - the model requires one target
+        target = body.to_time
+        field = "to_time"
+    try:
+        plan = await state.gateway.rollback(
+            to=target,
+            reason=body.reason,
+            actor=principal.actor,
+            scope=scope,
+            dry_run=body.dry_run,
+        )
+    except ValueError as exc:
+        raise Problem.invalid(f"body.{field}", str(exc)) from None
+    state.metrics.rollbacks.labels("dry_run" if body.dry_run else "applied").inc()
+    return plan
+
+
+@router.get(
+    "/v1/log",
+    summary="A page of the event log",
+    description="Records after `after_seq`, in order, each with its MAC chain link.",
+)
+async def log_page(
+    principal: Admin,
+    state: State,
+    after_seq: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> LogPage:
+    records = await state.gateway.store.records(after_seq, limit)
+    last = records[-1].seq if len(records) == limit else None
+    return LogPage(records=records, next_after_seq=last)
+
+
+@router.get("/v1/log/verify", summary="Verify the log's MAC chain")
+async def verify(principal: Admin, state: State) -> VerifyResult:
+    return await state.gateway.verify()
+
+
+@router.post(
+    "/v1/log/verify",
+    summary="Verify the log against a checkpoint",
+    description="Also proves the log still extends an exported checkpoint (which catches "
+    "a rewrite by someone who holds the MAC key).",
+)
+async def verify_checkpoint(body: VerifyBody, principal: Admin, state: State) -> VerifyResult:
+    return await state.gateway.verify(body.checkpoint)
+
+
+@router.post("/v1/log/checkpoint", summary="Export a checkpoint of the log head")
+async def checkpoint(principal: Admin, state: State) -> Checkpoint:
+    return await state.gateway.checkpoint()
+
+
+async def _investigate(
+    state: State, kind: InvestigationKind, subject: str, method: str, *args: Any
+) -> Investigation:
+    call = getattr(state.gateway, method, None)
+    if call is None:  # a gateway built without the graph port
+        return Investigation(
+            kind=kind,
+            subject=subject,
+            status=InvestigationStatus.GRAPH_UNAVAILABLE,
+            message="graph disabled",
+        )
+    result = await call(subject, *args)
+    assert isinstance(result, Investigation)  # noqa: S101 - the gateway's contract
+    return result
+
+
+Since = Annotated[datetime | None, Query(description="Only reads at or after this time.")]
+Until = Annotated[datetime | None, Query(description="Only reads at or before this time.")]
+
+
+@router.get(
+    "/v1/investigate/readers/{memory_id}",
+    summary="Who read a memory",
+    description="Sessions and calls that were served the memory. The status tells apart "
+    "`unknown_memory`, `no_readers` and `graph_unavailable` (which proves nothing).",
+)
+async def readers(
+    memory_id: Ident, principal: Admin, state: State, since: Since = None, until: Until = None
+) -> Investigation:
+    return await _investigate(state, "readers", memory_id, "readers", since, until)
+
+
+@router.get(
+    "/v1/investigate/blast-radius/{memory_id}",
+    summary="What a memory may have tainted",
+    description="Memories written by sessions after they read this one (or one already "
+    "tainted), and memories derived from it, up to `depth` hops (1-6).",
+)
+async def blast_radius(
+    memory_id: Ident,
+    principal: Admin,
+    state: State,
+    depth: Annotated[int, Query(ge=1, le=6)] = 3,
+) -> Investigation:
+    return await _investigate(state, "blast_radius", memory_id, "blast_radius", depth)
+
+
+@router.get(
+    "/v1/investigate/provenance/{memory_id}",
+    summary="Where a memory came from",
+    description="Its source, the session and call that wrote it, and what it derived from.",
+)
+async def provenance(memory_id: Ident, principal: Admin, state: State) -> Investigation:
+    return await _investigate(state, "provenance", memory_id, "provenance")
+
+
+@router.get(
+    "/v1/investigate/exposure/{fingerprint}",
+    summary="Where a secret value went",
+    description="Memories containing the value with this keyed fingerprint, and who read them.",
+)
+async def exposure(fingerprint: Ident, principal: Admin, state: State) -> Investigation:
+    return await _investigate(state, "exposure", fingerprint, "exposure")

@@ -1,0 +1,84 @@
+"""Service settings: one pydantic model, built explicitly (`Settings(...)`) or from
+the environment (`Settings.from_env()`); never a module-level singleton."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+ENV_PREFIX = "MEMGATE_"
+KEYS_FILE = Path("db") / "keys.sqlite3"
+
+# env var -> field. MEMGATE_FALKORDB_URL is the documented name of the graph
+# setting (a FalkorDB server URL); MEMGATE_GRAPH also takes "embedded" / "none".
+_ENV_FIELDS = {
+    "DATA_DIR": "data_dir",
+    "HOST": "host",
+    "PORT": "port",
+    "GRAPH": "graph",
+    "FALKORDB_URL": "graph",
+    "POLICY": "policy_path",
+    "POLICY_PATH": "policy_path",
+    "MAX_BODY_BYTES": "max_body_bytes",
+    "MAINTENANCE_SECONDS": "maintenance_seconds",
+}
+
+
+class SettingsError(ValueError):
+    """A setting (usually an environment variable) has an invalid value."""
+
+
+class Settings(BaseModel):
+    """How one memgate service instance runs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    data_dir: Path = Path("memgate-data")
+    """SQLite database, log keys and API keys live under here."""
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)
+    graph: str | None = "embedded"
+    """Provenance graph: "embedded" (falkordblite under data_dir/graph), a FalkorDB
+    URL (redis://host:port, falkor://...), or None for no graph."""
+    policy_path: Path | None = None
+    """A policy TOML file; None uses the bundled default policy."""
+    max_body_bytes: int = Field(default=1 << 20, ge=1024)
+    """Requests with a larger body are answered 413 before they are parsed."""
+    maintenance_seconds: float = Field(default=30.0, gt=0)
+    """How often TTL expiry and the review timeout run in the background."""
+
+    @field_validator("graph", mode="before")
+    @classmethod
+    def _graph(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().lower() in ("", "none", "off", "disabled"):
+            return None
+        return value
+
+    @property
+    def keys_path(self) -> Path:
+        return self.data_dir / KEYS_FILE
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from MEMGATE_* variables (MEMGATE_DATA_DIR, MEMGATE_FALKORDB_URL,
+        MEMGATE_GRAPH, MEMGATE_HOST, MEMGATE_PORT, MEMGATE_POLICY, ...); explicit
+        keyword overrides that are not None win. Raises SettingsError naming the
+        variable when a value is invalid."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for name, field in _ENV_FIELDS.items():
+            raw = env.get(ENV_PREFIX + name)
+            if raw is not None:
+                values[field] = raw
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            names = [ENV_PREFIX + n for n, f in _ENV_FIELDS.items() if f == field]
+            raise SettingsError(f"{' or '.join(names) or field}: {first['msg']}") from None
