@@ -1,4 +1,5 @@
-"""The `memgate` command line."""
+"""The `memgate` command line: the app, `scan` and `rules test` here; the other
+command groups live in their own modules and are registered below."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from memgate.cli import demo, incident, keys, memories, review, serve
+from memgate.cli.options import USAGE_ERROR
 from memgate.domain import Decision, ScanReport, Source
 from memgate.errors import MemgateError
 from memgate.scanning.examples import expand
@@ -25,6 +28,17 @@ app = typer.Typer(
 )
 rules_app = typer.Typer(help="Work with detection rules.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
+app.command()(serve.serve)
+app.command()(serve.mcp)
+app.command()(demo.demo)
+app.command()(incident.rollback)
+app.add_typer(review.app, name="review")
+app.add_typer(keys.app, name="keys")
+app.add_typer(incident.log_app, name="log")
+app.add_typer(incident.investigate_app, name="investigate")
+app.add_typer(incident.graph_app, name="graph")
+for _command in (memories.write, memories.get, memories.search, memories.history, memories.delete):
+    app.command()(_command)
 
 EXIT_CODES = {Decision.APPROVE: 0, Decision.REVIEW: 1, Decision.REJECT: 2}
 DECISION_STYLE = {Decision.APPROVE: "green", Decision.REVIEW: "yellow", Decision.REJECT: "red"}
@@ -248,10 +262,6 @@ def rules_test(
                     typer.echo(f"FAIL {rule.id} {kind}[{index}]: {case.text[:80]!r}")
     typer.echo(f"{total - failures}/{total} examples pass, rules version {selected.version}")
     raise typer.Exit(1 if failures else 0)
-
-
-USAGE_ERROR = 3
-"""Exit code for bad invocations; 2 means "reject" for `memgate scan`."""
 
 
 def main() -> None:

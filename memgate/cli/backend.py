@@ -1,0 +1,336 @@
+"""One interface for both modes: `LocalBackend` runs the gateway in this process
+on a data directory; against a server the `MemgateClient` itself is the backend
+(same method names and return types), so commands are written once.
+
+Local mode and a running `memgate serve` must not share a data directory: the
+log's hash chain has one writer. With a server running, use `--url`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import getpass
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from memgate.bootstrap import open_sync_gateway
+from memgate.cli.options import Target, fail
+from memgate.client import MemgateClient
+from memgate.client._calls import Namespace, labels
+from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage
+from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
+from memgate.domain.graph import Investigation
+from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, utcnow
+from memgate.domain.rollback import RollbackPlan, RollbackScope
+from memgate.domain.types import Category, Source
+from memgate.errors import NotFound
+from memgate.gateway import SyncGateway
+from memgate.gateway.core import WriteReceipt
+from memgate.service.keys import KeyStore
+from memgate.service.settings import Settings
+from memgate.trust import Policy
+
+
+class Backend(Protocol):
+    """What the commands need; `MemgateClient` and `LocalBackend` both provide it."""
+
+    def write(self, memory: MemoryWrite) -> WriteReceipt: ...
+    def get(self, memory_id: str, *, reader: Reader | None = None) -> MemoryItem: ...
+    def search(
+        self,
+        namespace_prefix: Namespace | None = None,
+        query: str | None = None,
+        *,
+        metadata: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        reader: Reader | None = None,
+    ) -> builtins.list[MemoryItem]: ...
+    def delete(self, memory_id: str, *, reason: str | None = None) -> MemoryItem: ...
+    def history(self, memory_id: str) -> builtins.list[LogRecord]: ...
+    def pending(
+        self,
+        *,
+        namespace_prefix: Namespace | None = None,
+        category: str | None = None,
+        source: Source | str | None = None,
+        older_than_seconds: float | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> builtins.list[MemoryItem]: ...
+    def review_item(self, memory_id: str) -> MemoryItem: ...
+    def approve(self, memory_id: str, *, note: str | None = None) -> MemoryItem: ...
+    def reject(self, memory_id: str, *, reason: str) -> MemoryItem: ...
+    def edit_and_approve(
+        self, memory_id: str, content: str, *, note: str | None = None
+    ) -> MemoryItem: ...
+    def bulk(
+        self, action: Literal["approve", "reject"], ids: builtins.list[str], *, reason: str | None
+    ) -> builtins.list[BulkResult]: ...
+    def rollback(
+        self,
+        *,
+        to: int | datetime,
+        reason: str,
+        scope: RollbackScope | None = None,
+        dry_run: bool = True,
+    ) -> RollbackPlan: ...
+    def log_page(self, *, after_seq: int = 0, limit: int = 100) -> LogPage: ...
+    def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult: ...
+    def checkpoint(self) -> Checkpoint: ...
+    def readers(
+        self, memory_id: str, since: datetime | None = None, until: datetime | None = None
+    ) -> Investigation: ...
+    def blast_radius(self, memory_id: str, depth: int = 3) -> Investigation: ...
+    def provenance(self, memory_id: str) -> Investigation: ...
+    def exposure(self, fingerprint: str) -> Investigation: ...
+    def create_key(
+        self, name: str, role: str, namespaces: builtins.list[Namespace] | None = None
+    ) -> CreatedKey: ...
+    def list_keys(self) -> builtins.list[ApiKey]: ...
+    def revoke_key(self, key_id: str) -> None: ...
+
+
+def operator() -> str:
+    """The actor recorded for local commands (review, rollback, delete)."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return f"cli:{user}"
+
+
+def local_settings(data_dir: Path) -> Settings:
+    """The service's settings for this data directory (graph and policy from
+    MEMGATE_FALKORDB_URL / MEMGATE_GRAPH / MEMGATE_POLICY), so local commands
+    see the store exactly as `memgate serve` would."""
+    return Settings.from_env(data_dir=data_dir)
+
+
+def _api_key(info: Any) -> ApiKey:
+    return ApiKey.model_validate(info.model_dump(mode="json"))
+
+
+class LocalBackend:
+    """The gateway in this process, on a data directory."""
+
+    def __init__(self, gateway: SyncGateway, settings: Settings, actor: str) -> None:
+        self.sync = gateway
+        self.gateway = gateway.gateway
+        self.settings = settings
+        self.actor = actor
+
+    @classmethod
+    def open(cls, data_dir: Path, *, graph: bool = False) -> LocalBackend:
+        """Open the data directory; with `graph`, the provenance graph the settings
+        name (embedded FalkorDB by default) is opened too."""
+        settings = local_settings(data_dir)
+        kwargs: dict[str, Any] = {}
+        if settings.policy_path is not None:
+            kwargs["policy"] = Policy.load(settings.policy_path)
+        if graph and settings.graph is not None:
+            kwargs["graph"] = settings.graph
+        return cls(open_sync_gateway(data_dir, **kwargs), settings, operator())
+
+    def _run[T](self, coro: Coroutine[Any, Any, T]) -> T:
+        return self.sync.run(coro)
+
+    def close(self) -> None:
+        self.sync.close()
+
+    # -- memories --------------------------------------------------------------------
+
+    def write(self, memory: MemoryWrite) -> WriteReceipt:
+        return self._run(self.gateway.write(memory))
+
+    def get(self, memory_id: str, *, reader: Reader | None = None) -> MemoryItem:
+        item = self._run(self.gateway.read(memory_id, reader))
+        if item is None:
+            raise NotFound(f"no memory {memory_id} served to this reader")
+        return item
+
+    def search(
+        self,
+        namespace_prefix: Namespace | None = None,
+        query: str | None = None,
+        *,
+        metadata: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        reader: Reader | None = None,
+    ) -> builtins.list[MemoryItem]:
+        return self._run(
+            self.gateway.search(
+                labels(namespace_prefix),
+                query,
+                metadata=metadata,
+                limit=limit,
+                offset=offset,
+                reader=reader,
+            )
+        )
+
+    def delete(self, memory_id: str, *, reason: str | None = None) -> MemoryItem:
+        return self._run(self.gateway.delete(memory_id, actor=self.actor, reason=reason))
+
+    def history(self, memory_id: str) -> builtins.list[LogRecord]:
+        return [*self._run(self.gateway.history(memory_id))]
+
+    # -- review ----------------------------------------------------------------------
+
+    def pending(
+        self,
+        *,
+        namespace_prefix: Namespace | None = None,
+        category: str | None = None,
+        source: Source | str | None = None,
+        older_than_seconds: float | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> builtins.list[MemoryItem]:
+        older = (
+            None if older_than_seconds is None else utcnow() - timedelta(seconds=older_than_seconds)
+        )
+        return [
+            *self._run(
+                self.gateway.pending(
+                    namespace_prefix=labels(namespace_prefix),
+                    category=Category(category) if category else None,
+                    source=Source(source) if source else None,
+                    older_than=older,
+                    limit=limit,
+                    offset=offset,
+                )
+            )
+        ]
+
+    def review_item(self, memory_id: str) -> MemoryItem:
+        item = self._run(self.gateway.get_any(memory_id))
+        if item is None:
+            raise NotFound(f"no memory {memory_id}")
+        return item
+
+    def approve(self, memory_id: str, *, note: str | None = None) -> MemoryItem:
+        return self._run(self.gateway.approve(memory_id, reviewer=self.actor, reason=note))
+
+    def reject(self, memory_id: str, *, reason: str) -> MemoryItem:
+        return self._run(self.gateway.reject(memory_id, reviewer=self.actor, reason=reason))
+
+    def edit_and_approve(
+        self, memory_id: str, content: str, *, note: str | None = None
+    ) -> MemoryItem:
+        return self._run(
+            self.gateway.edit_and_approve(
+                memory_id, reviewer=self.actor, new_content=content, reason=note
+            )
+        )
+
+    def bulk(
+        self, action: Literal["approve", "reject"], ids: builtins.list[str], *, reason: str | None
+    ) -> builtins.list[BulkResult]:
+        if action == "approve":
+            done = self._run(self.gateway.approve_many(ids, reviewer=self.actor, reason=reason))
+        else:
+            done = self._run(
+                self.gateway.reject_many(ids, reviewer=self.actor, reason=reason or "")
+            )
+        return [
+            BulkResult(id=i, ok=False, error=r)
+            if isinstance(r, str)
+            else BulkResult(id=i, ok=True, state=r.state)
+            for i, r in done.items()
+        ]
+
+    # -- incident --------------------------------------------------------------------
+
+    def rollback(
+        self,
+        *,
+        to: int | datetime,
+        reason: str,
+        scope: RollbackScope | None = None,
+        dry_run: bool = True,
+    ) -> RollbackPlan:
+        return self._run(
+            self.gateway.rollback(
+                to=to, reason=reason, actor=self.actor, scope=scope, dry_run=dry_run
+            )
+        )
+
+    def log_page(self, *, after_seq: int = 0, limit: int = 100) -> LogPage:
+        records = self._run(self.gateway.store.records(after_seq, limit))
+        full = len(records) >= limit
+        return LogPage(records=tuple(records), next_after_seq=records[-1].seq if full else None)
+
+    def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
+        return self._run(self.gateway.verify(checkpoint))
+
+    def checkpoint(self) -> Checkpoint:
+        return self._run(self.gateway.checkpoint())
+
+    def readers(
+        self, memory_id: str, since: datetime | None = None, until: datetime | None = None
+    ) -> Investigation:
+        return self._run(self.gateway.readers(memory_id, since=since, until=until))
+
+    def blast_radius(self, memory_id: str, depth: int = 3) -> Investigation:
+        return self._run(self.gateway.blast_radius(memory_id, depth=depth))
+
+    def provenance(self, memory_id: str) -> Investigation:
+        return self._run(self.gateway.provenance(memory_id))
+
+    def exposure(self, fingerprint: str) -> Investigation:
+        return self._run(self.gateway.exposure(fingerprint))
+
+    def rebuild_graph(self) -> int:
+        return self._run(self.gateway.rebuild_graph())
+
+    # -- keys ------------------------------------------------------------------------
+
+    @contextmanager
+    def _keys(self) -> Iterator[KeyStore]:
+        with KeyStore(self.settings.keys_path) as store:
+            yield store
+
+    def create_key(
+        self, name: str, role: str, namespaces: builtins.list[Namespace] | None = None
+    ) -> CreatedKey:
+        with self._keys() as store:
+            info, raw = store.create(name, role, [labels(n) for n in namespaces or []])
+        return CreatedKey(info=_api_key(info), key=raw)
+
+    def list_keys(self) -> builtins.list[ApiKey]:
+        with self._keys() as store:
+            return [_api_key(info) for info in store.list()]
+
+    def revoke_key(self, key_id: str) -> None:
+        with self._keys() as store:
+            store.revoke(key_id)
+
+
+@contextmanager
+def backend(target: Target, *, graph: bool = False) -> Iterator[Backend]:
+    """The backend for a command: the server at `target.url`, else the gateway on
+    `target.data_dir` (with the graph when the command needs it)."""
+    if target.url is not None:
+        client = MemgateClient(target.url, key=target.key)
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    local = open_local(target.data_dir, graph=graph)
+    try:
+        yield local
+    finally:
+        local.close()
+
+
+def open_local(data_dir: Path, *, graph: bool = False) -> LocalBackend:
+    try:
+        return LocalBackend.open(data_dir, graph=graph)
+    except OSError as exc:
+        fail(f"cannot open data directory {data_dir}: {exc}")

@@ -1,0 +1,360 @@
+"""Incident commands: `memgate rollback`, `memgate log`, `memgate investigate`,
+`memgate graph`."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from memgate.cli.backend import LocalBackend, backend, open_local
+from memgate.cli.options import (
+    USAGE_ERROR,
+    DataDirOpt,
+    JsonOpt,
+    KeyOpt,
+    Target,
+    UrlOpt,
+    emit_json,
+    err_console,
+    fail,
+    reported,
+)
+from memgate.cli.render import (
+    ANSWERED,
+    print_investigation,
+    print_plan,
+    print_verify,
+    records_table,
+)
+from memgate.client._calls import labels
+from memgate.domain.events import Checkpoint
+from memgate.domain.graph import Investigation
+from memgate.domain.rollback import RollbackScope
+from memgate.domain.types import Source
+
+log_app = typer.Typer(help="The tamper-evident event log.", no_args_is_help=True)
+investigate_app = typer.Typer(
+    help="Ask the provenance graph who read a memory and what it touched.", no_args_is_help=True
+)
+graph_app = typer.Typer(
+    help="The provenance graph (a projection of the log).", no_args_is_help=True
+)
+
+
+def parse_point(text: str) -> int | datetime:
+    """A rollback target: a sequence number, or an ISO 8601 time (UTC if no zone)."""
+    stripped = text.strip()
+    if stripped.isdigit():
+        return int(stripped)
+    try:
+        moment = datetime.fromisoformat(stripped.replace("Z", "+00:00"))
+    except ValueError:
+        raise typer.BadParameter(
+            f"{text!r} is neither a sequence number nor an ISO 8601 time", param_hint="--to"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def rollback(
+    to: Annotated[str, typer.Option("--to", help="Sequence number or ISO time to return to.")],
+    reason: Annotated[
+        str, typer.Option(help="Why: recorded in the log's rollback marker.")
+    ] = "operator rollback",
+    namespace: Annotated[str | None, typer.Option(help="Only this namespace prefix.")] = None,
+    source: Annotated[Source | None, typer.Option(help="Only memories from this source.")] = None,
+    session: Annotated[str | None, typer.Option(help="Only memories of this session.")] = None,
+    memory: Annotated[
+        str | None, typer.Option(help="Only this memory and what derives from it.")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the diff, change nothing.")] = (
+        False
+    ),
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Return the store (or a scope of it) to a point in time.
+
+    Shows the diff first, then asks; nothing is deleted: compensating events are
+    appended, so a rollback is itself audited and can be undone.
+
+    Examples:
+      memgate rollback --to 41 --dry-run
+      memgate rollback --to 2026-11-30T09:15:00Z --namespace acme --reason "poisoned page" --yes
+    """
+    point = parse_point(to)
+    scope = RollbackScope(
+        namespace_prefix=labels(namespace),
+        source=source,
+        session_id=session,
+        memory_id=memory,
+    )
+    console = Console(stderr=as_json)
+    with reported(), backend(Target.of(data_dir, url, key), graph=True) as b:
+        plan = b.rollback(to=point, reason=reason, scope=scope, dry_run=True)
+        if dry_run or not plan.changes:
+            if as_json:
+                emit_json(plan)
+            else:
+                print_plan(console, plan)
+                if not plan.changes:
+                    console.print("nothing to roll back")
+            return
+        if not as_json:
+            print_plan(console, plan)
+        if not yes and not typer.confirm(
+            f"Apply this rollback ({len(plan.changes)} change(s))?", err=True
+        ):
+            err_console().print("not applied")
+            raise typer.Exit(1)
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TimeElapsedColumn(),
+            console=err_console(),
+            transient=as_json,
+        ) as progress:
+            task = progress.add_task(f"rolling back {len(plan.changes)} change(s)", total=1)
+            applied = b.rollback(to=point, reason=reason, scope=scope, dry_run=False)
+            progress.update(task, completed=1)
+    if as_json:
+        emit_json(applied)
+    else:
+        print_plan(console, applied)
+
+
+@log_app.command("verify")
+def log_verify(
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A checkpoint file (from `memgate log checkpoint`) the log must extend."),
+    ] = None,
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Walk the log's MAC chain and report the first bad event.
+
+    With --checkpoint, also prove the log still extends an exported point.
+    Exit 0 intact, 1 tampered (the first bad seq is named).
+
+    Example:
+      memgate log verify --checkpoint /secure/memgate-checkpoint.json
+    """
+    saved = _load_checkpoint(checkpoint) if checkpoint is not None else None
+    with reported(), backend(Target.of(data_dir, url, key)) as b:
+        result = b.verify(saved)
+    if as_json:
+        emit_json(result)
+    else:
+        print_verify(Console(), result)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def _load_checkpoint(path: Path) -> Checkpoint:
+    try:
+        return Checkpoint.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", USAGE_ERROR)
+    except ValidationError as exc:
+        fail(f"{path} is not a checkpoint: {exc.errors()[0]['msg']}", USAGE_ERROR)
+
+
+@log_app.command("checkpoint")
+def log_checkpoint(
+    out: Annotated[
+        Path | None, typer.Option(help="Write the checkpoint JSON here (keep it off this host).")
+    ] = None,
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Export the chain's head (seq, MAC, count).
+
+    Kept elsewhere, it later proves the log was not rewritten, even by someone
+    holding the MAC key.
+
+    Example:
+      memgate log checkpoint --out /secure/memgate-checkpoint.json
+    """
+    with reported(), backend(Target.of(data_dir, url, key)) as b:
+        point = b.checkpoint()
+    text = point.model_dump_json()
+    if out is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+    if as_json or out is None:
+        typer.echo(text)
+    else:
+        Console().print(f"checkpoint at seq {point.seq} ({point.count} events) written to {out}")
+
+
+@log_app.command("tail")
+def log_tail(
+    lines: Annotated[int, typer.Option("-n", "--lines", min=1, max=1000)] = 20,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new events.")] = (
+        False
+    ),
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The last events of the log (JSON Lines with --json).
+
+    Example:
+      memgate log tail -n 50
+    """
+    console = Console()
+    with reported(), backend(Target.of(data_dir, url, key)) as b:
+        head = b.checkpoint().seq
+        after = max(0, head - lines)
+        while True:
+            page = b.log_page(after_seq=after, limit=1000)
+            if page.records:
+                after = page.records[-1].seq
+                if as_json:
+                    for record in page.records:
+                        typer.echo(record.model_dump_json())
+                else:
+                    console.print(records_table(page.records))
+            if not follow:
+                return
+            if page.next_after_seq is None:
+                time.sleep(1.0)
+
+
+def _investigate(target: Target, kind: str, subject: str, depth: int = 3) -> Investigation:
+    with reported(), backend(target, graph=True) as b:
+        if kind == "readers":
+            return b.readers(subject)
+        if kind == "blast-radius":
+            return b.blast_radius(subject, depth)
+        if kind == "provenance":
+            return b.provenance(subject)
+        return b.exposure(subject)
+
+
+def _answer(found: Investigation, as_json: bool) -> None:
+    if as_json:
+        emit_json(found)
+    else:
+        print_investigation(Console(), found)
+    raise typer.Exit(0 if found.status in ANSWERED else 1)
+
+
+@investigate_app.command("readers")
+def investigate_readers(
+    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Which sessions and calls read this memory.
+
+    Example:
+      memgate investigate readers 01J9Z...
+
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    """
+    _answer(_investigate(Target.of(data_dir, url, key), "readers", memory_id), as_json)
+
+
+@investigate_app.command("blast-radius")
+def investigate_blast_radius(
+    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    depth: Annotated[int, typer.Option(help="Hops to follow (1-6).")] = 3,
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Memories derived from this one, or written by sessions after they read it.
+
+    Example:
+      memgate investigate blast-radius 01J9Z... --depth 2
+
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    """
+    found = _investigate(Target.of(data_dir, url, key), "blast-radius", memory_id, depth)
+    _answer(found, as_json)
+
+
+@investigate_app.command("provenance")
+def investigate_provenance(
+    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Where this memory came from: source, session, call, what it derives from.
+
+    Example:
+      memgate investigate provenance 01J9Z...
+
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    """
+    _answer(_investigate(Target.of(data_dir, url, key), "provenance", memory_id), as_json)
+
+
+@investigate_app.command("exposure")
+def investigate_exposure(
+    fingerprint: Annotated[str, typer.Argument(help="A content or secret fingerprint.")],
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Memories that contain this fingerprint, and the calls that read them.
+
+    Example:
+      memgate investigate exposure 3f9a...
+
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    """
+    _answer(_investigate(Target.of(data_dir, url, key), "exposure", fingerprint), as_json)
+
+
+@graph_app.command("rebuild")
+def graph_rebuild(
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild the provenance graph from the SQLite log and reads.
+
+    SQLite is the source of truth. Runs on a local data directory (stop the
+    server first).
+
+    Example:
+      memgate graph rebuild --data-dir data
+    """
+    if url:
+        fail("graph rebuild runs on the server's data directory: use --data-dir there", 3)
+    target = Target.of(data_dir, None, None)
+    local: LocalBackend = open_local(target.data_dir, graph=True)
+    try:
+        with reported():
+            started = time.perf_counter()
+            count = local.rebuild_graph()
+            seconds = time.perf_counter() - started
+    finally:
+        local.close()
+    if as_json:
+        typer.echo(json.dumps({"projected": count, "seconds": round(seconds, 3)}))
+    else:
+        Console().print(f"graph rebuilt: {count} events projected in {seconds:.2f} s")

@@ -1,0 +1,253 @@
+"""Rich views of the domain models (tables for people; `--json` prints the models)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from memgate.client.models import ApiKey
+from memgate.domain.events import LogRecord, VerifyResult
+from memgate.domain.graph import Investigation, InvestigationStatus
+from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.rollback import Action, RollbackPlan
+
+STATE_STYLE = {
+    MemoryState.APPROVED: "green",
+    MemoryState.TRANSIENT: "cyan",
+    MemoryState.PENDING_REVIEW: "yellow",
+    MemoryState.REJECTED: "red",
+    MemoryState.EXPIRED: "dim",
+    MemoryState.DELETED: "dim",
+}
+ACTION_STYLE = {Action.REMOVED: "red", Action.RESTORED: "green", Action.REVERTED: "yellow"}
+ANSWERED = frozenset(
+    {InvestigationStatus.OK, InvestigationStatus.NO_READERS, InvestigationStatus.NO_PATH}
+)
+
+
+def ns(namespace: Sequence[str]) -> str:
+    return "/".join(namespace) or "-"
+
+
+def _when(item: MemoryItem) -> str:
+    return item.created_at.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _short(text: str, width: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def items_table(items: Sequence[MemoryItem], title: str) -> Table:
+    grid = Table(title=title)
+    grid.add_column("id", no_wrap=True)
+    for column in ("namespace", "state", "trust", "source", "created", "rules", "content"):
+        grid.add_column(column, justify="right" if column == "trust" else "left")
+    for item in items:
+        grid.add_row(
+            item.id,
+            ns(item.namespace),
+            Text(item.state.value, style=STATE_STYLE[item.state]),
+            f"{item.trust_score:.2f}",
+            item.source.value,
+            _when(item),
+            ", ".join(sorted({f.rule_id for f in item.findings})) or "-",
+            Text(_short(item.content)),
+        )
+    return grid
+
+
+def print_item(console: Console, item: MemoryItem) -> None:
+    style = STATE_STYLE[item.state]
+    console.print(f"[bold]{item.id}[/]  [{style}]{item.state.value}[/]  pool {item.pool.value}")
+    rows = [
+        ("namespace", ns(item.namespace)),
+        ("key", item.key or "-"),
+        ("source", item.source.value),
+        ("trust / decision", f"{item.trust_score:.2f} / {item.decision.value}"),
+        ("session / agent / call", f"{item.session_id} / {item.agent_id} / {item.call_id}"),
+        ("created / updated", f"{item.created_at.isoformat()} / {item.updated_at.isoformat()}"),
+        ("version", str(item.version)),
+        ("derived from", ", ".join(item.derived_from) or "-"),
+        ("reviewed by", item.reviewed_by or "-"),
+        ("reason", item.reason or "-"),
+        ("fingerprint", item.fingerprint),
+    ]
+    for label, value in rows:
+        console.print(f"  {label:>24}: ", Text(value), end="\n", highlight=False)
+    if item.findings:
+        grid = Table(title="findings")
+        for column in ("rule", "category", "severity", "span", "evidence"):
+            grid.add_column(column)
+        for f in item.findings:
+            grid.add_row(
+                f.rule_id,
+                f.category.value,
+                f.severity.value,
+                f"{f.span[0]}-{f.span[1]}",
+                Text(f.evidence),
+            )
+        console.print(grid)
+    console.print(Text("content (secrets redacted):", style="bold"))
+    console.print(Text(item.content))
+
+
+def plan_table(plan: RollbackPlan) -> Table:
+    verb = "rolled back" if plan.applied else "would change"
+    grid = Table(title=f"rollback to seq {plan.to_seq} (head {plan.head_seq}): {verb}")
+    grid.add_column("memory", no_wrap=True)
+    for column in ("namespace", "pool", "action", "state now", "state after"):
+        grid.add_column(column)
+    for change in plan.changes:
+        grid.add_row(
+            change.memory_id,
+            ns(change.namespace),
+            change.pool.value,
+            Text(change.action.value, style=ACTION_STYLE[change.action]),
+            Text(change.state_before.value, style=STATE_STYLE[change.state_before]),
+            Text(change.state_after.value, style=STATE_STYLE[change.state_after]),
+        )
+    return grid
+
+
+def print_plan(console: Console, plan: RollbackPlan) -> None:
+    console.print(plan_table(plan))
+    for namespace, counts in sorted(plan.counts.items()):
+        summary = ", ".join(f"{action} {n}" for action, n in sorted(counts.items()))
+        console.print(f"  {namespace}: {summary}")
+    readers = getattr(plan, "readers", ())
+    derived = getattr(plan, "derived", ())
+    status = getattr(plan, "graph_status", None)
+    if status is not None:
+        console.print(
+            f"  graph: {status.value}; {len(readers)} reading call(s),"
+            f" {len(derived)} memory(ies) written after reading"
+        )
+    if plan.applied:
+        console.print(f"[green]applied[/]: marker event seq {plan.marker_seq}")
+
+
+def print_investigation(console: Console, found: Investigation) -> None:
+    ok = found.status in ANSWERED
+    style = "green" if found.status is InvestigationStatus.OK else ("yellow" if ok else "red")
+    console.print(
+        f"{found.kind} of {found.subject}: [{style}]{found.status.value}[/]"
+        f"  (graph at seq {found.projected_seq}, lag {found.lag})"
+    )
+    if found.message:
+        console.print(f"  {found.message}", highlight=False)
+    if found.readers:
+        grid = Table(title="readers")
+        for column in ("session", "call", "agent", "tool", "at"):
+            grid.add_column(column)
+        for r in found.readers:
+            grid.add_row(
+                r.session_id or "-",
+                r.call_id or "-",
+                r.agent_id or "-",
+                r.tool or "-",
+                r.at.isoformat(),
+            )
+        console.print(grid)
+    if found.impact:
+        grid = Table(title="blast radius")
+        for column in ("memory", "namespace", "state", "depth", "session", "path"):
+            grid.add_column(column)
+        for i in found.impact:
+            grid.add_row(
+                i.memory_id,
+                ns(i.namespace),
+                i.state or "-",
+                str(i.depth),
+                i.session_id or "-",
+                Text(" → ".join(i.path)),
+            )
+        console.print(grid)
+    if found.provenance:
+        grid = Table(title="provenance")
+        for column in ("depth", "memory", "source", "uri", "session", "call", "derived from"):
+            grid.add_column(column)
+        for p in found.provenance:
+            grid.add_row(
+                str(p.depth),
+                p.memory_id,
+                p.source_kind or "-",
+                p.source_uri or "-",
+                p.session_id or "-",
+                p.call_id or "-",
+                ", ".join(p.derived_from) or "-",
+            )
+        console.print(grid)
+    if found.exposure:
+        grid = Table(title="exposure")
+        for column in ("memory", "namespace", "state", "relation", "session", "call"):
+            grid.add_column(column)
+        for e in found.exposure:
+            grid.add_row(
+                e.memory_id,
+                ns(e.namespace),
+                e.state or "-",
+                e.relation,
+                e.session_id or "-",
+                e.call_id or "-",
+            )
+        console.print(grid)
+
+
+def print_verify(console: Console, result: VerifyResult) -> None:
+    if result.ok:
+        console.print(
+            f"[green]log verified[/]: {result.checked} events, chain intact up to seq"
+            f" {result.last_seq}"
+        )
+    else:
+        console.print(
+            f"[red]log verification FAILED[/] at seq {result.first_bad_seq}: {result.reason}"
+            f" ({result.checked} events checked)",
+            highlight=False,
+        )
+
+
+def records_table(records: Sequence[LogRecord], title: str = "log") -> Table:
+    grid = Table(title=title)
+    grid.add_column("seq", justify="right")
+    grid.add_column("at")
+    grid.add_column("op")
+    grid.add_column("memory", no_wrap=True)
+    for column in ("actor", "state", "reason"):
+        grid.add_column(column)
+    for record in records:
+        e = record.event
+        before = e.state_before.value if e.state_before else "∅"
+        after = e.state_after.value if e.state_after else "∅"
+        grid.add_row(
+            str(record.seq),
+            e.at.strftime("%Y-%m-%d %H:%M:%S"),
+            e.op.value,
+            e.memory_id,
+            e.actor,
+            f"{before} → {after}",
+            Text(_short(e.reason or "", 40)),
+        )
+    return grid
+
+
+def keys_table(keys: Sequence[ApiKey]) -> Table:
+    grid = Table(title="API keys")
+    grid.add_column("id", no_wrap=True)
+    for column in ("name", "role", "namespaces", "hint", "created", "status"):
+        grid.add_column(column)
+    for k in keys:
+        grid.add_row(
+            k.id,
+            k.name,
+            k.role,
+            ", ".join(ns(n) for n in k.namespaces) or "(all)",
+            k.hint + "…" if k.hint else "-",
+            k.created_at.strftime("%Y-%m-%d %H:%M") if k.created_at else "-",
+            Text("revoked", style="red") if k.revoked else Text("active", style="green"),
+        )
+    return grid

@@ -1,0 +1,136 @@
+"""`memgate serve` (the HTTP service and review UI) and `memgate mcp`."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+from rich.console import Console
+
+from memgate.cli.options import (
+    USAGE_ERROR,
+    DataDirOpt,
+    KeyOpt,
+    Target,
+    UrlOpt,
+    fail,
+)
+from memgate.service.keys import KeyStore
+from memgate.service.settings import Settings, SettingsError
+
+DEFAULT_PORT = 8765
+
+
+def _settings(**overrides: Any) -> Settings:
+    try:
+        return Settings.from_env(**overrides)
+    except SettingsError as exc:
+        fail(str(exc), USAGE_ERROR)
+
+
+def browse_url(host: str, port: int) -> str:
+    """The address to print: a wildcard bind is reached on loopback."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # noqa: S104 - display only
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def serve(
+    data_dir: DataDirOpt = None,
+    host: Annotated[
+        str | None, typer.Option(envvar="MEMGATE_HOST", help="Address to bind (127.0.0.1).")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(envvar="MEMGATE_PORT", help=f"Port ({DEFAULT_PORT}).")
+    ] = None,
+    graph: Annotated[
+        str | None,
+        typer.Option(
+            help="Provenance graph: embedded (default), a FalkorDB URL, or none."
+            " Env: MEMGATE_FALKORDB_URL."
+        ),
+    ] = None,
+    policy: Annotated[Path | None, typer.Option(help="Policy TOML file.")] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Run the HTTP API and the review UI on a data directory.
+
+    SQLite and an embedded FalkorDB live under the data directory. On the first
+    start of a new data directory an admin key is created and printed once.
+
+    Example:
+      memgate serve --data-dir data --port 8765
+    """
+    import uvicorn
+
+    from memgate.service.app import create_app
+
+    target = Target.of(data_dir, None, None)
+    settings = _settings(
+        data_dir=target.data_dir,
+        host=host,
+        port=port if port is not None else DEFAULT_PORT,
+        graph=graph,
+        policy_path=policy,
+    )
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    with KeyStore(settings.keys_path) as keys:
+        admin_key = keys.ensure_admin()
+    url = browse_url(settings.host, settings.port)
+    console = Console()
+    console.print(f"memgate on [bold]{url}[/]  (data: {settings.data_dir.resolve()})")
+    console.print(f"  review UI: {url}/ui    API docs: {url}/docs    graph: {settings.graph}")
+    if admin_key is not None:
+        console.print(
+            f"  [bold yellow]admin key (shown once, store it now):[/] [bold]{admin_key}[/]",
+            highlight=False,
+            soft_wrap=True,
+        )
+        console.print(f"  try: curl -H 'Authorization: Bearer {admin_key}' {url}/readyz")
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=log_level)
+
+
+def mcp(
+    transport: Annotated[
+        str, typer.Option(help="stdio (for desktop clients) or http (streamable HTTP).")
+    ] = "stdio",
+    host: Annotated[str, typer.Option(help="With --transport http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="With --transport http.")] = 8766,
+    admin: Annotated[
+        bool, typer.Option("--admin", help="Also expose review, rollback and investigation tools.")
+    ] = False,
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+) -> None:
+    """Serve memgate as MCP tools (remember, recall, ...).
+
+    On a local data directory, or in front of a server with --url/--key.
+
+    Example:
+      memgate mcp --url http://127.0.0.1:8765 --key $MEMGATE_KEY
+    """
+    if transport not in ("stdio", "http"):
+        raise typer.BadParameter("must be stdio or http", param_hint="--transport")
+    chosen: Literal["stdio", "http"] = "stdio" if transport == "stdio" else "http"
+    try:
+        # NOTE: imported here so that memgate works without the `mcp` extra.
+        module = importlib.import_module("memgate.adapters.mcp")
+    except ImportError as exc:
+        missing = exc.name or ""
+        if missing == "mcp" or missing.startswith("mcp."):
+            fail("the MCP server needs the mcp extra: pip install 'memgate-customs[mcp]'")
+        fail(f"the MCP adapter cannot be loaded: {exc}")
+    target = Target.of(data_dir, url, key)
+    module.main(
+        data_dir=None if target.remote else target.data_dir,
+        url=target.url,
+        key=target.key,
+        transport=chosen,
+        host=host,
+        port=port,
+        admin=admin,
+    )
