@@ -35,6 +35,10 @@ from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_bod
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 
 MAX_BATCH = 512
+FTS_BATCH = 256
+"""Rows indexed into FTS per transaction; the store indexes once this many wait."""
+FTS_IDLE_SECONDS = 0.25
+"""With fewer waiting, they are indexed after this long without writes."""
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 _INSERT_EVENT = (
@@ -55,6 +59,16 @@ _UPSERT_ITEM = (
 _UPSERT_SHORT = "INSERT OR REPLACE INTO short_items (id, expires_at, body) VALUES (?,?,?)"
 _DELETE_SHORT = "DELETE FROM short_items WHERE id = ?"
 _INSERT_READ = "INSERT INTO reads (memory_id, at, session_id, call_id, agent_id) VALUES (?,?,?,?,?)"
+_FTS_MARK = "SELECT indexed_rowid FROM fts_state WHERE id = 1"
+_FTS_UPTO = (
+    "SELECT max(rowid) FROM (SELECT rowid FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?)"
+)
+_FTS_MORE = "SELECT 1 FROM items WHERE rowid > ? LIMIT 1"
+_FTS_INDEX = (
+    "INSERT INTO items_fts (rowid, content)"
+    " SELECT rowid, content FROM items WHERE rowid > ? AND rowid <= ?"
+)
+_FTS_SET_MARK = "UPDATE fts_state SET indexed_rowid = ? WHERE id = 1"
 _EVENT_COLUMNS = (
     "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after,"
     " summary"
@@ -141,6 +155,8 @@ class SqliteStore:
         self._idle = asyncio.Event()
         self._idle.set()
         self._closed = False
+        self._fts_waiting = 1  # unknown at open: the first search or idle pass checks
+        self._fts_timer: asyncio.TimerHandle | None = None
 
     @classmethod
     async def open(cls, path: Path, key: bytes) -> SqliteStore:
@@ -220,8 +236,49 @@ class SqliteStore:
                 reads, self._reads = self._reads, []
                 self._commit(batch, reads)
                 await asyncio.sleep(0)
+            if self._fts_waiting >= FTS_BATCH:
+                self._index_fts_quietly()
+            elif self._fts_waiting and not self._closed:
+                if self._fts_timer is not None:
+                    self._fts_timer.cancel()
+                loop = asyncio.get_running_loop()
+                self._fts_timer = loop.call_later(FTS_IDLE_SECONDS, self._index_fts_quietly)
         finally:
             self._idle.set()
+
+    def _index_fts_quietly(self) -> None:
+        """Background passes: a failure leaves the rows waiting for the next pass
+        (a search, which then reports it)."""
+        with contextlib.suppress(StorageError):
+            self._index_fts()
+
+    def _index_fts(self) -> None:
+        """Index the items rows added since the last pass into FTS5, in batches of
+        FTS_BATCH rows per transaction (one FTS segment per batch instead of one
+        per write). Runs on the writer connection between group commits, so it
+        never interleaves with a commit; the mark moves in the same transaction."""
+        if self._fts_timer is not None:
+            self._fts_timer.cancel()
+            self._fts_timer = None
+        if self._closed or not self._fts_waiting:
+            return
+        db = self._writer
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                (mark,) = db.execute(_FTS_MARK).fetchone()
+                (upto,) = db.execute(_FTS_UPTO, (mark, FTS_BATCH)).fetchone()
+                if upto is not None:
+                    db.execute(_FTS_INDEX, (mark, upto))
+                    db.execute(_FTS_SET_MARK, (upto,))
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise StorageError(f"full-text indexing failed: {exc.__class__.__name__}") from exc
+            if upto is None or db.execute(_FTS_MORE, (upto,)).fetchone() is None:
+                self._fts_waiting = 0
+                return
 
     def _commit(
         self,
@@ -284,6 +341,7 @@ class SqliteStore:
                 if not future.done():
                     future.set_exception(error)
             return
+        self._fts_waiting += len(item_rows)
         for (_, future), records in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(records)
@@ -358,6 +416,7 @@ class SqliteStore:
 
     async def put(self, item: MemoryItem) -> None:
         self._writer.execute(_UPSERT_ITEM, _item_row(item))
+        self._fts_waiting += 1
 
     async def remove(self, memory_id: str) -> None:
         self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
@@ -416,6 +475,7 @@ class SqliteStore:
         clauses, params = self._where(query)
         source = "items"
         if fts is not None:
+            self._index_fts()  # rows committed but not yet indexed: exact results
             source = "items_fts JOIN items ON items.rowid = items_fts.rowid"
             clauses.insert(0, "items_fts MATCH ?")
             params.insert(0, fts)
@@ -443,6 +503,29 @@ class SqliteStore:
             ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4])
             for r in rows
         ]
+
+    async def reads_after(
+        self, after: int, limit: int = 500
+    ) -> builtins.list[tuple[int, ReadRecord]]:
+        sql = (
+            "SELECT seq, memory_id, at, session_id, call_id, agent_id FROM reads"
+            " WHERE seq > ? ORDER BY seq LIMIT ?"
+        )
+        async with self._reader.execute(sql, (after, limit)) as cur:
+            rows = await cur.fetchall()
+        return [
+            (
+                r[0],
+                ReadRecord(memory_id=r[1], at=r[2], session_id=r[3], call_id=r[4], agent_id=r[5]),
+            )
+            for r in rows
+        ]
+
+    async def log_heads(self) -> tuple[int, int]:
+        sql = "SELECT (SELECT max(seq) FROM events), (SELECT max(seq) FROM reads)"
+        async with self._reader.execute(sql) as cur:
+            row = await cur.fetchone()
+        return (int(row[0] or 0), int(row[1] or 0)) if row else (0, 0)
 
     async def seq_at(self, at: datetime) -> int:
         sql = "SELECT max(seq) FROM events WHERE at <= ?"
@@ -515,6 +598,7 @@ class SqliteStore:
         if self._closed:
             return
         await self.flush()
+        self._index_fts_quietly()  # a reopened store starts with everything indexed
         self._closed = True
         await self._reader.close()
         self._writer.close()
