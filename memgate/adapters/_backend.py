@@ -133,6 +133,22 @@ async def _unrecorded(
     return out
 
 
+async def record_reads(
+    backend: Backend, items: list[MemoryItem], reader: Reader
+) -> list[MemoryItem]:
+    """Serve `items` (found by `scan_namespace`) to the reader, recording each
+    read. In-process each is read through the gateway (still visible? recorded);
+    remotely the scan already read and recorded them."""
+    if not isinstance(backend, Gateway):
+        return items
+    out = []
+    for item in items:
+        served = await backend.read(item.id, reader)
+        if served is not None:
+            out.append(served)
+    return out
+
+
 async def find_key(
     backend: Backend, namespace: tuple[str, ...], key: str, reader: Reader
 ) -> list[MemoryItem]:
