@@ -4,6 +4,7 @@ twins, loads keys and policy.
 
     gateway = await open_gateway(Path("data"))        # SQLite + keys under data/
     gateway = memory_gateway()                        # in-memory twins
+    gateway = await open_gateway(Path("data"), graph="embedded")  # + provenance graph
     with open_sync_gateway(Path("data")) as gateway:  # blocking facade
         ...
 """
@@ -17,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from memgate.domain.memory import utcnow
+from memgate.domain.ports import Store
 from memgate.gateway import Gateway, SyncGateway
+from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
 from memgate.log.keys import load_or_create_key
 from memgate.pools.short import ShortTermPool
 from memgate.store.memory import MemoryStore
@@ -28,6 +31,8 @@ Clock = Callable[[], datetime]
 LOG_KEY_ENV = "MEMGATE_LOG_KEY"
 FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
 DB_FILE = Path("db") / "memgate.sqlite3"
+GRAPH_DIR = Path("graph")
+EMBEDDED = "embedded"
 
 
 def short_pool(policy: Policy, clock: Clock = utcnow) -> ShortTermPool:
@@ -42,10 +47,18 @@ async def open_gateway(
     policy: Policy | None = None,
     rules_paths: list[Path] | None = None,
     clock: Clock = utcnow,
+    graph: str | None = None,
+    graph_name: str = DEFAULT_GRAPH,
 ) -> Gateway:
     """Open (or create) a data directory: `db/memgate.sqlite3` and `keys/`. The log
     key comes from MEMGATE_LOG_KEY or `keys/log.key` (mode 0600), outside the
-    database directory; the fingerprint key likewise."""
+    database directory; the fingerprint key likewise.
+
+    `graph`: None (no provenance graph: investigations answer graph_unavailable),
+    "embedded" (falkordblite under `graph/`), or a FalkorDB URL (`redis://`,
+    `falkor://`, `unix://`). The graph is projected in the background; starting
+    never fails because the graph is down (status and investigations say so)."""
+    projection = _graph_for(data_dir, graph, graph_name)
     data_dir = Path(data_dir)
     keys = data_dir / "keys"
     log_key = load_or_create_key(keys / "log.key", env=LOG_KEY_ENV)
@@ -59,9 +72,26 @@ async def open_gateway(
         short=short_pool(policy, clock),
         policy=policy,
         clock=clock,
+        graph=projection(store) if projection else None,
     )
     await gateway.restore()
+    if isinstance(gateway.graph, GraphProjection):
+        await gateway.graph.start()
     return gateway
+
+
+def _graph_for(
+    data_dir: Path, graph: str | None, graph_name: str
+) -> Callable[[Store], GraphProjection] | None:
+    """Checked before anything opens, so a bad setting fails fast and clearly."""
+    if graph is None:
+        return None
+    if graph == EMBEDDED:
+        directory = Path(data_dir) / GRAPH_DIR
+        return lambda store: open_graph(store, data_dir=directory, graph_name=graph_name)
+    if graph.startswith(URL_SCHEMES):
+        return lambda store: open_graph(store, url=graph, graph_name=graph_name)
+    raise ValueError(f"graph must be None, {EMBEDDED!r} or a URL ({', '.join(URL_SCHEMES)})")
 
 
 def memory_gateway(
@@ -70,17 +100,21 @@ def memory_gateway(
     key: bytes | None = None,
     clock: Clock = utcnow,
     inspector: Inspector | None = None,
+    graph: bool = False,
 ) -> Gateway:
-    """A gateway on the in-memory twins (tests, notebooks): nothing persists."""
+    """A gateway on the in-memory twins (tests, notebooks): nothing persists.
+    `graph=True` adds the in-memory twin of the provenance graph."""
     policy = policy or Policy.load()
     key = key or os.urandom(32)
     scanner = (inspector or Inspector.default(fingerprint_key=key)).scanner
+    store = MemoryStore(key)
     return Gateway(
         inspector=Inspector(scanner, policy),
-        store=MemoryStore(key),
+        store=store,
         short=short_pool(policy, clock),
         policy=policy,
         clock=clock,
+        graph=memory_graph(store) if graph else None,
     )
 
 

@@ -6,6 +6,9 @@ import pytest
 
 from memgate.trust import Inspector
 
+pytest_plugins = ["graph_fixtures"]
+"""Shared FalkorDB fixtures (falkordb_server, graph_name): tests/graph_fixtures.py."""
+
 TEST_FINGERPRINT_KEY = b"memgate-tests-fingerprint-key"
 
 

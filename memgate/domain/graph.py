@@ -9,6 +9,7 @@ reported as safe when the graph was unavailable.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import Literal, Protocol
@@ -44,6 +45,8 @@ class ReaderRow(BaseModel):
     agent_id: str | None = None
     tool: str | None = None
     at: datetime
+    memory_id: str | None = None
+    """The memory read (set when an answer covers several memories, e.g. a rollback)."""
 
 
 class ImpactRow(BaseModel):
@@ -106,6 +109,8 @@ class Investigation(BaseModel):
     """The graph reflects the log up to this sequence number."""
     lag: int = 0
     """Events (plus reads) recorded in SQLite and not yet projected."""
+    truncated: bool = False
+    """The answer hit its row limit: there is more evidence than listed."""
 
 
 class ProjectionStatus(BaseModel):
@@ -135,5 +140,26 @@ class ProvenanceGraph(Protocol):
     async def exposure(self, fingerprint: str) -> Investigation: ...
 
     async def status(self) -> ProjectionStatus: ...
+
+    async def readers_of(
+        self, memory_ids: Sequence[str], limit: int = 1000
+    ) -> tuple[ReaderRow, ...]:
+        """Readers of several memories (a rollback's changes), oldest first."""
+        ...
+
+    async def impact_of(
+        self, memory_ids: Sequence[str], depth: int, limit: int = 1000
+    ) -> tuple[ImpactRow, ...]:
+        """What the memories' content flowed into (blast radius of a set)."""
+        ...
+
+    async def sync(self, within: float = 2.0) -> bool:
+        """Wait (bounded) until the graph has projected everything SQLite holds
+        now; False if it could not catch up in time."""
+        ...
+
+    async def rebuild(self) -> int:
+        """Drop the graph and project it again from SQLite; returns events projected."""
+        ...
 
     async def close(self) -> None: ...

@@ -103,6 +103,15 @@ class Store(EventLog, Pool, Protocol):
 
     async def reads(self, memory_id: str) -> Reads: ...
 
+    async def reads_after(self, after: int, limit: int = 500) -> list[tuple[int, ReadRecord]]:
+        """Recorded reads in order, with a stable cursor (the reads table's rowid):
+        those after `after`, at most `limit`. The graph projection pages with it."""
+        ...
+
+    async def log_heads(self) -> tuple[int, int]:
+        """(last event seq, last read cursor): where the log and reads end now."""
+        ...
+
     async def seq_at(self, at: datetime) -> int:
         """The last sequence number whose event happened at or before `at` (0: none)."""
         ...

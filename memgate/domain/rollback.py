@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memgate.domain.graph import ImpactRow, InvestigationStatus, ReaderRow
 from memgate.domain.memory import MemoryState, PoolName
 from memgate.domain.types import Source
 
@@ -19,7 +20,8 @@ class RollbackScope(BaseModel):
     source: Source | None = None
     session_id: str | None = None
     memory_id: str | None = None
-    """One memory and everything derived from it (promotions, transitively)."""
+    """One memory and everything derived from it: promotions, transitively, and,
+    with the provenance graph, what sessions wrote after reading it (taint)."""
 
 
 class Action(StrEnum):
@@ -56,3 +58,10 @@ class RollbackPlan(BaseModel):
     """namespace ('a/b') -> action -> count."""
     applied: bool = False
     marker_seq: int | None = None
+    readers: tuple[ReaderRow, ...] = ()
+    """Dry run with a graph: who read the memories the rollback changes."""
+    derived: tuple[ImpactRow, ...] = ()
+    """Dry run with a graph: memories their content flowed into (blast radius)."""
+    graph_status: InvestigationStatus | None = None
+    """None without a graph; GRAPH_UNAVAILABLE when it could not answer (then
+    `readers` and `derived` prove nothing)."""

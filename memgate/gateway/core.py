@@ -25,6 +25,14 @@ from pydantic import BaseModel, ConfigDict
 
 from memgate.domain import Decision, Finding, ScanReport, Source
 from memgate.domain.events import Checkpoint, Event, LogRecord, Op, VerifyResult
+from memgate.domain.graph import (
+    MAX_DEPTH,
+    Investigation,
+    InvestigationKind,
+    InvestigationStatus,
+    ProjectionStatus,
+    ProvenanceGraph,
+)
 from memgate.domain.memory import (
     MemoryItem,
     MemoryState,
@@ -38,6 +46,7 @@ from memgate.domain.memory import (
 from memgate.domain.ports import PoolQuery, ReadRecord, ShortPool, Store
 from memgate.domain.rollback import Change, RollbackPlan, RollbackScope
 from memgate.errors import (
+    GraphUnavailable,
     IllegalTransition,
     NotFound,
     OversizedWrite,
@@ -177,8 +186,11 @@ class Gateway:
         short: ShortPool,
         policy: Policy,
         clock: Clock = utcnow,
+        graph: ProvenanceGraph | None = None,
     ) -> None:
         self.inspector = inspector
+        self.graph = graph
+        """The provenance graph (a projection of the log), or None: disabled."""
         self.store = store
         self.short = short
         self.policy = policy
@@ -202,6 +214,8 @@ class Gateway:
     async def close(self) -> None:
         if self._snapshotting is not None:
             await self._snapshotting
+        if self.graph is not None:
+            await self.graph.close()
         await self.store.close()
 
     def _maybe_snapshot(self, seq: int) -> None:
@@ -672,7 +686,8 @@ class Gateway:
             target = await self.store.changed_items(to_seq, to_seq)
             current = await self.store.changed_items(to_seq, head)
             lineage = await self.store.state_at(head) if scope.memory_id else None
-            planned = plan(target, current, scope, now, lineage=lineage)
+            tainted, graph_status = await self._tainted(scope.memory_id)
+            planned = plan(target, current, scope, now, lineage=lineage, tainted=tainted)
             changes = tuple(change for change, _ in planned)
             result = RollbackPlan(
                 to_seq=to_seq,
@@ -682,7 +697,7 @@ class Gateway:
                 counts=counts(list(changes)),
             )
             if dry_run:
-                return result
+                return await self._with_graph_evidence(result, graph_status)
             events = [
                 _state_event(
                     Op.ROLLED_BACK, item, change.state_before, actor=actor, reason=reason, at=now
@@ -720,6 +735,45 @@ class Gateway:
             )
             await self._recount_promotions(planned)
             return result.model_copy(update={"applied": True, "marker_seq": records[-1].seq})
+
+    async def _tainted(
+        self, memory_id: str | None
+    ) -> tuple[set[str] | None, InvestigationStatus | None]:
+        """For a memory scope with a graph: what the memory's content flowed into
+        (derivations and writes after reading it, to the maximum depth). Writes
+        are paused (the gate is closed), so the graph can catch up first."""
+        if memory_id is None or self.graph is None:
+            return None, None
+        try:
+            await self.graph.sync(within=5.0)
+            impact = await self.graph.impact_of([memory_id], MAX_DEPTH, limit=100_000)
+        except GraphUnavailable:
+            return None, InvestigationStatus.GRAPH_UNAVAILABLE
+        return {row.memory_id for row in impact}, InvestigationStatus.OK
+
+    async def _with_graph_evidence(
+        self, result: RollbackPlan, status: InvestigationStatus | None
+    ) -> RollbackPlan:
+        """A dry run's evidence from the graph: who read what would be reverted, and
+        what their content flowed into (blast radius, depth 3)."""
+        if self.graph is None:
+            return result
+        if status is InvestigationStatus.GRAPH_UNAVAILABLE:
+            return result.model_copy(update={"graph_status": status})
+        ids = [change.memory_id for change in result.changes]
+        try:
+            await self.graph.sync(within=5.0)
+            readers = await self.graph.readers_of(ids) if ids else ()
+            derived = await self.graph.impact_of(ids, 3) if ids else ()
+        except GraphUnavailable:
+            return result.model_copy(update={"graph_status": InvestigationStatus.GRAPH_UNAVAILABLE})
+        return result.model_copy(
+            update={
+                "readers": readers,
+                "derived": derived,
+                "graph_status": InvestigationStatus.OK,
+            }
+        )
 
     async def _recount_promotions(self, planned: Sequence[tuple[Change, MemoryItem]]) -> None:
         """After a rollback, sightings count only the transient items still live (a
@@ -894,6 +948,134 @@ class Gateway:
         flush = getattr(self.store, "flush", None)
         if flush is not None:
             await flush()
+
+    # -- investigations (the provenance graph) ------------------------------------------
+
+    async def readers(
+        self, memory_id: str, since: datetime | None = None, until: datetime | None = None
+    ) -> Investigation:
+        """Calls and sessions that read the memory (optionally within a window)."""
+        problem = _bad_id(memory_id)
+        if problem is None and since is not None and until is not None and since > until:
+            problem = "since is after until"
+        if problem is None and not all(
+            t is None or isinstance(t, datetime) for t in (since, until)
+        ):
+            problem = "since and until must be datetimes"
+        return await self._investigate(
+            "readers", memory_id, problem, lambda g: g.readers(memory_id, since, until)
+        )
+
+    async def blast_radius(self, memory_id: str, depth: int = 3) -> Investigation:
+        """Memories written by sessions after they read this one (and derived from
+        it), transitively up to `depth` (an integer 1..6), with the paths."""
+        problem = _bad_id(memory_id)
+        if problem is None and (type(depth) is not int or not 1 <= depth <= MAX_DEPTH):
+            problem = f"depth must be an integer 1..{MAX_DEPTH}"
+        return await self._investigate(
+            "blast_radius", memory_id, problem, lambda g: g.blast_radius(memory_id, depth)
+        )
+
+    async def provenance(self, memory_id: str) -> Investigation:
+        """Where the memory came from: source, writing call and session, ancestors."""
+        return await self._investigate(
+            "provenance", memory_id, _bad_id(memory_id), lambda g: g.provenance(memory_id)
+        )
+
+    async def exposure(self, fingerprint: str) -> Investigation:
+        """Every memory and call that carried the sensitive value with this keyed
+        fingerprint (as findings report it), across sessions."""
+        problem = None
+        if not isinstance(fingerprint, str) or not _FINGERPRINT.match(fingerprint):
+            problem = "a fingerprint is 8-64 lowercase hex characters"
+        return await self._investigate(
+            "exposure", fingerprint, problem, lambda g: g.exposure(fingerprint)
+        )
+
+    async def _investigate(
+        self,
+        kind: InvestigationKind,
+        subject: str,
+        problem: str | None,
+        ask: Callable[[ProvenanceGraph], Coroutine[Any, Any, Investigation]],
+    ) -> Investigation:
+        """Never raises for graph trouble: the status says the graph could not
+        answer, so an empty answer is never mistaken for a clean one."""
+        subject = subject[:200] if isinstance(subject, str) else repr(subject)[:200]
+        if problem is not None:
+            return Investigation(
+                kind=kind,
+                subject=subject,
+                status=InvestigationStatus.INVALID_INPUT,
+                message=problem,
+            )
+        if self.graph is None:
+            return Investigation(
+                kind=kind,
+                subject=subject,
+                status=InvestigationStatus.GRAPH_UNAVAILABLE,
+                message="graph disabled",
+            )
+        await self.flush()
+        try:
+            result = await ask(self.graph)
+        except GraphUnavailable as exc:
+            return Investigation(
+                kind=kind,
+                subject=subject,
+                status=InvestigationStatus.GRAPH_UNAVAILABLE,
+                message=str(exc),
+            )
+        except ValueError as exc:
+            return Investigation(
+                kind=kind,
+                subject=subject,
+                status=InvestigationStatus.INVALID_INPUT,
+                message=str(exc),
+            )
+        if (
+            result.status is InvestigationStatus.UNKNOWN_MEMORY
+            and kind != "exposure"
+            and await self.get_any(subject) is not None
+        ):
+            return result.model_copy(
+                update={
+                    "status": InvestigationStatus.GRAPH_UNAVAILABLE,
+                    "message": f"in the store but not in the graph yet (lag {result.lag})",
+                }
+            )
+        return result
+
+    async def projection_status(self) -> ProjectionStatus:
+        if self.graph is None:
+            return ProjectionStatus(enabled=False, available=False, last_error="graph disabled")
+        await self.flush()
+        return await self.graph.status()
+
+    async def rebuild_graph(self) -> int:
+        """Drop the graph and project it again from SQLite (`memgate graph rebuild`);
+        returns the events projected. Raises GraphUnavailable if there is no graph
+        or it cannot be reached."""
+        if self.graph is None:
+            raise GraphUnavailable("graph disabled")
+        await self.flush()
+        return await self.graph.rebuild()
+
+
+_FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _bad_id(memory_id: object) -> str | None:
+    """Why a memory id cannot be one (None if it can): investigations answer
+    INVALID_INPUT rather than searching for garbage."""
+    if not isinstance(memory_id, str) or not memory_id.strip():
+        return "memory id must be a non-empty string"
+    if len(memory_id) > 200:
+        return "memory id is longer than 200 characters"
+    if _CONTROL.search(memory_id):
+        return "memory id contains control characters"
+    return None
 
 
 def render_context(items: Sequence[MemoryItem], *, trusted_above: float = 0.9) -> str:

@@ -54,16 +54,21 @@ def plan(
     now: datetime,
     *,
     lineage: State | None = None,
+    tainted: set[str] | None = None,
 ) -> list[tuple[Change, MemoryItem]]:
     """(change, the item to write) for every in-scope memory whose served form
     differs between now and the target point. `target` and `current` may hold
     only the memories touched since the target; `lineage` (every memory now) is
-    needed for a memory scope, to follow derivations through untouched items."""
+    needed for a memory scope, to follow derivations through untouched items.
+    `tainted` (from the provenance graph) adds, for a memory scope, what sessions
+    wrote after reading the memory."""
     members = (
         _derived_closure(scope.memory_id, lineage if lineage is not None else current)
         if scope.memory_id
         else None
     )
+    if members is not None and tainted:
+        members |= tainted
     out: list[tuple[Change, MemoryItem]] = []
     for memory_id, now_json in current.items():
         then_json = target.get(memory_id)

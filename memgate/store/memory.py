@@ -17,6 +17,7 @@ from memgate.store.projection import projected
 Items = list[MemoryItem]
 Records = list[LogRecord]
 Reads = list[ReadRecord]
+CursorReads = list[tuple[int, ReadRecord]]
 
 
 class MemoryStore:
@@ -93,6 +94,14 @@ class MemoryStore:
 
     async def reads(self, memory_id: str) -> Reads:
         return [r for r in self._reads if r.memory_id == memory_id]
+
+    async def reads_after(self, after: int, limit: int = 500) -> CursorReads:
+        # The cursor is the 1-based position in the list (reads are never removed).
+        window = self._reads[after : after + limit]
+        return [(after + i + 1, read) for i, read in enumerate(window)]
+
+    async def log_heads(self) -> tuple[int, int]:
+        return self._chain.last_seq, len(self._reads)
 
     async def seq_at(self, at: datetime) -> int:
         seq = 0

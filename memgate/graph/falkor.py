@@ -1,0 +1,72 @@
+"""The graph backend on FalkorDB: batched UNWIND writes, templates from
+`schema/graph/`, every value a query parameter."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import redis
+
+from memgate.graph.backend import Marks, Rows
+from memgate.graph.rows import EventBatch, ReadBatch
+from memgate.graph.schema import Schema, load_schema
+from memgate.graph.server import FalkorConnection
+
+
+class FalkorBackend:
+    def __init__(self, connection: FalkorConnection, schema: Schema | None = None) -> None:
+        self.connection = connection
+        self.schema = schema or load_schema()
+
+    def ensure_schema(self) -> None:
+        for statement in self.schema.index_statements:
+            try:
+                self.connection.query(statement)
+            except Exception as exc:
+                # FalkorDB refuses to create an index that exists; that is fine.
+                if "already indexed" not in str(exc).lower():
+                    raise
+
+    def marks(self) -> Marks:
+        rows = self.connection.query(self.schema.queries["marks"], read_only=True)
+        if not rows or (rows[0][0] is None and rows[0][1] is None):
+            return Marks()
+        events_seq, reads_seq, mac = rows[0]
+        return Marks(events_seq=int(events_seq or 0), reads_seq=int(reads_seq or 0), head_mac=mac)
+
+    def apply_reads(self, batch: ReadBatch) -> None:
+        self.connection.query(
+            self.schema.queries["project_reads"],
+            {"rows": batch.rows, "calls": batch.calls, "mark": batch.mark},
+        )
+
+    def apply_events(self, batch: EventBatch) -> None:
+        q = self.schema.queries
+        for name, rows in (
+            ("project_memories", batch.memories),
+            ("project_writes", batch.writes),
+            ("project_flows", batch.flows),
+            ("project_derived", batch.derived),
+            ("project_sources", batch.sources),
+            ("project_values", batch.values),
+        ):
+            if rows:
+                self.connection.query(q[name], {"rows": rows})
+        self.connection.query(q["project_mark"], {"seq": batch.seq, "mac": batch.mac})
+
+    def run(self, template: str, params: dict[str, Any]) -> Rows:
+        return self.connection.query(self.schema.queries[template], params, read_only=True)
+
+    def blast(self, depth: int, params: dict[str, Any]) -> Rows:
+        return self.connection.query(self.schema.blast_radius(depth), params, read_only=True)
+
+    def clear(self) -> None:
+        self.connection.delete_graph()
+
+    def reconnect(self) -> None:
+        self.connection.reconnect()
+
+    def close(self) -> None:
+        with contextlib.suppress(redis.RedisError, OSError):
+            self.connection.close()

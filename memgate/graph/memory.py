@@ -1,0 +1,235 @@
+"""The in-memory twin of the FalkorDB backend: the same facts from the same
+rows, the templates' answers computed in Python. For unit tests and notebooks;
+the FalkorDB backend has its own tests against the real server."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from memgate.graph.backend import Marks, Rows
+from memgate.graph.rows import EventBatch, ReadBatch, Row
+from memgate.graph.schema import load_schema
+
+Flow = dict[str, Any]
+
+
+class MemoryBackend:
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self.memories: dict[str, Row] = {}
+        self.calls: dict[str, Row] = {}
+        self.made: dict[str, set[str]] = defaultdict(set)
+        self.reads: list[tuple[str, str, int, str | None]] = []
+        self.reads_by_memory: dict[str, list[int]] = defaultdict(list)
+        self.wrote: dict[tuple[str, str], Row] = {}
+        self.derived: set[tuple[str, str]] = set()
+        self.sources: dict[str, Row] = {}
+        self.from_source: set[tuple[str, str]] = set()
+        self.values: dict[str, Row] = {}
+        self.contains: set[tuple[str, str]] = set()
+        self.flows: dict[str, dict[tuple[str, str], Flow]] = defaultdict(dict)
+        self._marks = Marks()
+
+    def ensure_schema(self) -> None:
+        return None
+
+    def marks(self) -> Marks:
+        return self._marks
+
+    def _memory(self, memory_id: str) -> Row:
+        return self.memories.setdefault(memory_id, {"id": memory_id})
+
+    def _call(self, r: Row) -> None:
+        self.calls.setdefault(
+            r["call"],
+            {
+                "call_id": r["call_id"],
+                "session_id": r["session"],
+                "agent_id": r["agent"],
+                "tool": None,
+            },
+        )
+
+    def apply_reads(self, batch: ReadBatch) -> None:
+        for r in batch.rows:
+            self._call(r)
+            self._memory(r["mid"])
+            self.reads_by_memory[r["mid"]].append(len(self.reads))
+            self.reads.append((r["call"], r["mid"], r["at"], r["agent"]))
+        for k in batch.calls:
+            self.made[k["session"]].add(k["call"])
+        self._marks = Marks(self._marks.events_seq, batch.mark, self._marks.head_mac)
+
+    def apply_events(self, batch: EventBatch) -> None:
+        for row in batch.memories:
+            self._memory(row["id"]).update(row)
+        for w in batch.writes:
+            self._call(w)
+            call = self.calls[w["call"]]
+            call["tool"] = call["tool"] or w["tool"]
+            self._memory(w["mid"])
+            edge = self.wrote.setdefault((w["call"], w["mid"]), {"at": w["at"]})
+            edge["last"] = w["at"]
+            if w["session"] is not None:
+                self.made[w["session"]].add(w["call"])
+        for w in batch.flows:
+            first: dict[str, int] = {}
+            calls = self.made.get(w["session"], set())
+            for reader, mid, at, _ in self.reads:
+                if reader in calls and at <= w["at"] and mid != w["mid"]:
+                    first[mid] = min(at, first.get(mid, at))
+            for mid, at in first.items():
+                self.flows[mid].setdefault(
+                    (w["mid"], w["session"]),
+                    {
+                        "kind": "session",
+                        "session": w["session"],
+                        "call": w["call_id"],
+                        "read_at": at,
+                        "at": w["at"],
+                    },
+                )
+        for d in batch.derived:
+            self._memory(d["child"])
+            self._memory(d["parent"])
+            self.derived.add((d["child"], d["parent"]))
+            self.flows[d["parent"]].setdefault(
+                (d["child"], ""), {"kind": "derived", "session": "", "call": None, "at": d["at"]}
+            )
+        for s in batch.sources:
+            if s["mid"] in self.memories:
+                self.sources.setdefault(s["sid"], {"kind": s["kind"], "uri": s["uri"]})
+                self.from_source.add((s["mid"], s["sid"]))
+        for v in batch.values:
+            if v["mid"] in self.memories:
+                self.values.setdefault(v["fp"], {"category": v["category"], "rule": v["rule"]})
+                self.contains.add((v["mid"], v["fp"]))
+        self._marks = Marks(batch.seq, self._marks.reads_seq, batch.mac)
+
+    # -- templates -------------------------------------------------------------------
+
+    def run(self, template: str, params: dict[str, Any]) -> Rows:
+        if template not in load_schema().queries:
+            raise KeyError(template)
+        return getattr(self, f"_{template}")(params)  # type: ignore[no-any-return]
+
+    def _read_rows(self, memory_id: str, since: int | None, until: int | None) -> Rows:
+        out = []
+        for index in self.reads_by_memory.get(memory_id, []):
+            call, mid, at, agent = self.reads[index]
+            if (since is None or at >= since) and (until is None or at <= until):
+                c = self.calls[call]
+                out.append(
+                    [c["session_id"], c["call_id"], agent or c["agent_id"], c["tool"], at, mid]
+                )
+        return out
+
+    def _readers(self, p: dict[str, Any]) -> Rows:
+        if p["id"] not in self.memories:
+            return []
+        rows = sorted(self._read_rows(p["id"], p["since"], p["until"]), key=lambda r: r[4])
+        return rows[: p["limit"]] or [[None, None, None, None, None, p["id"]]]
+
+    def _readers_many(self, p: dict[str, Any]) -> Rows:
+        rows = [r for mid in p["ids"] for r in self._read_rows(mid, None, None)]
+        return sorted(rows, key=lambda r: r[4])[: p["limit"]]
+
+    def _provenance(self, p: dict[str, Any]) -> Rows:
+        if p["id"] not in self.memories:
+            return []
+        rows: Rows = []
+        frontier, seen, depth = [p["id"]], {p["id"]}, 0
+        while frontier and depth <= 6:
+            nxt: list[str] = []
+            for mid in frontier:
+                parents = sorted(par for child, par in self.derived if child == mid)
+                sources = [self.sources[s] for m, s in self.from_source if m == mid] or [{}]
+                writers = [self.calls[c] for c, m in self.wrote if m == mid] or [{}]
+                for src in sources:
+                    for w in writers:
+                        rows.append(
+                            [
+                                mid,
+                                depth,
+                                src.get("kind"),
+                                src.get("uri"),
+                                w.get("session_id"),
+                                w.get("call_id"),
+                                w.get("tool"),
+                                parents,
+                            ]
+                        )
+                nxt.extend(par for par in parents if par not in seen)
+                seen.update(parents)
+            frontier, depth = nxt, depth + 1
+        return rows[: p["limit"]]
+
+    def _exposure(self, p: dict[str, Any]) -> Rows:
+        mids = sorted(m for m, fp in self.contains if fp == p["fp"])
+        rows: Rows = []
+        for mid in mids:
+            m = self.memories[mid]
+            writers = [self.calls[c] for c, w in self.wrote if w == mid] or [{}]
+            for w in writers:
+                rows.append(
+                    [
+                        "contains",
+                        mid,
+                        m.get("ns"),
+                        m.get("state"),
+                        w.get("session_id"),
+                        w.get("call_id"),
+                    ]
+                )
+        readers = []
+        for mid in mids:
+            m = self.memories[mid]
+            for r in self._read_rows(mid, None, None):
+                row = ["read", mid, m.get("ns"), m.get("state"), r[0], r[1]]
+                if row not in readers:
+                    readers.append(row)
+        return rows[: p["limit"]] + readers[: p["limit"]]
+
+    def blast(self, depth: int, params: dict[str, Any]) -> Rows:
+        load_schema().blast_radius(depth)  # the same validation as the real templates
+        rows: Rows = []
+        for subject in params["ids"]:
+            if subject not in self.memories:
+                continue
+            found: Rows = []
+            self._walk(subject, depth, [subject], [], found)
+            rows.extend(found or [[subject, None, None, None, None, None, None, None]])
+        return rows[: params["limit"]]
+
+    def _walk(
+        self, subject: str, depth: int, nodes: list[str], edges: list[Flow], out: Rows
+    ) -> None:
+        """Every path of FLOWED_TO edges up to `depth`, no edge twice (Cypher's rule)."""
+        for (target, _), flow in self.flows.get(nodes[-1], {}).items():
+            if any(flow is e for e in edges):
+                continue
+            path_nodes, path_edges = [*nodes, target], [*edges, flow]
+            m = self.memories[target]
+            out.append(
+                [
+                    subject,
+                    target,
+                    m.get("ns"),
+                    m.get("state"),
+                    len(path_edges),
+                    path_nodes,
+                    [e["session"] for e in path_edges],
+                    [e["call"] for e in path_edges],
+                ]
+            )
+            if len(path_edges) < depth:
+                self._walk(subject, depth, path_nodes, path_edges, out)
+
+    def reconnect(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None

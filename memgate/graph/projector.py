@@ -1,0 +1,387 @@
+"""The projection: a background task that copies the SQLite log and reads table
+into the graph, and answers investigations (the `ProvenanceGraph` port).
+
+SQLite is the source of truth and the queue: the projector pulls from it with
+high-water marks (`Store.records(after_seq)`, `Store.reads_after(cursor)`), so a
+write or read never waits for the graph and nothing is lost while it is down.
+Between the puller and the graph writer sits a bounded queue of batches (~500
+rows each, one UNWIND each): memory stays bounded when the graph is slow.
+
+The marks live in the graph itself (a `Meta` node), moving in the same query as
+the reads they cover, and after the idempotent queries of an events batch. On
+start they are checked against SQLite (the event at the mark must carry the
+same MAC); a graph from another log, or ahead of it, is rebuilt.
+
+Reads are drained before each batch of events: a read is committed no later
+than any write its session makes after it, so when a write is projected the
+reads that taint it are in the graph already (FLOWED_TO edges).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from typing import Any
+
+from memgate.domain.graph import (
+    MAX_DEPTH,
+    ImpactRow,
+    Investigation,
+    InvestigationKind,
+    InvestigationStatus,
+    ProjectionStatus,
+    ReaderRow,
+)
+from memgate.domain.ports import Store
+from memgate.errors import GraphUnavailable
+from memgate.graph import investigate
+from memgate.graph.backend import GraphBackend, Marks
+from memgate.graph.rows import event_batch, micros, read_batch
+
+log = logging.getLogger(__name__)
+BATCH = 500
+QUEUE_BATCHES = 4
+POLL_SECONDS = 0.05
+ROW_LIMIT = 1000
+_FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
+Status = InvestigationStatus
+
+
+class GraphProjection:
+    """Implements `memgate.domain.graph.ProvenanceGraph` over a GraphBackend.
+    `await start()` launches the background task; `close()` stops it."""
+
+    def __init__(
+        self,
+        store: Store,
+        backend: GraphBackend,
+        *,
+        batch: int = BATCH,
+        queue_batches: int = QUEUE_BATCHES,
+        poll_seconds: float = POLL_SECONDS,
+    ) -> None:
+        self.store = store
+        self.backend = backend
+        self._batch = batch
+        self._queue_batches = queue_batches
+        self._poll = poll_seconds
+        # One thread writes (batches apply in order); investigations get their own.
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="memgate-graph-write")
+        self._readers = ThreadPoolExecutor(2, thread_name_prefix="memgate-graph-read")
+        self._applied = Marks()
+        self._available = False
+        self._last_error: str | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._progress = asyncio.Condition()
+        self._closed = False
+        self._rebuilding = asyncio.Lock()
+        self._attempted = asyncio.Event()
+        """Set once the first connection attempt ended (either way)."""
+        self.projected_events = 0
+        self.projected_reads = 0
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start projecting. Never raises for graph trouble: an unreachable graph is
+        reported by `status()` and retried in the background."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._supervise())
+
+    async def close(self) -> None:
+        self._closed = True
+        await self._stop()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(Exception):
+            await loop.run_in_executor(self._writer, self.backend.close)
+        self._writer.shutdown(wait=False)
+        self._readers.shutdown(wait=False)
+
+    async def _stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def notify(self) -> None:
+        """A hint that SQLite has new rows (never blocks; polling covers a miss)."""
+        self._wake.set()
+
+    async def _on_writer[R](self, fn: Callable[..., R], *args: Any) -> R:
+        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+
+    async def _on_reader[R](self, fn: Callable[..., R], *args: Any) -> R:
+        return await asyncio.get_running_loop().run_in_executor(self._readers, fn, *args)
+
+    # -- projecting ----------------------------------------------------------------
+
+    async def _supervise(self) -> None:
+        backoff = 0.1
+        while not self._closed:
+            try:
+                await self._prepare()
+                self._set_available(True, None)
+                self._attempted.set()
+                backoff = 0.1
+                await self._pipeline()
+            except asyncio.CancelledError:
+                raise
+            except GraphUnavailable as exc:
+                self._set_available(False, str(exc))
+                self._attempted.set()
+            except Exception as exc:  # a store error: retry, never crash the app
+                log.exception("graph projection failed")
+                self._set_available(False, f"projection failed: {exc.__class__.__name__}")
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
+            with contextlib.suppress(GraphUnavailable):
+                await self._on_writer(self.backend.reconnect)
+
+    def _set_available(self, available: bool, error: str | None) -> None:
+        if available != self._available and not available:
+            log.warning("graph unavailable: %s", error)
+        self._available = available
+        self._last_error = error
+
+    async def _prepare(self) -> None:
+        """Indexes first (without them every MERGE scans), then the marks, checked
+        against SQLite."""
+        await self._on_writer(self.backend.ensure_schema)
+        marks = await self._on_writer(self.backend.marks)
+        if not await self._marks_match(marks):
+            log.warning("graph does not match the log (marks %s); rebuilding", marks)
+            await self._on_writer(self.backend.clear)
+            await self._on_writer(self.backend.ensure_schema)
+            marks = Marks()
+        self._applied = marks
+
+    async def _marks_match(self, marks: Marks) -> bool:
+        head_seq, head_read = await self.store.log_heads()
+        if marks.events_seq > head_seq or marks.reads_seq > head_read:
+            return False
+        if marks.events_seq == 0:
+            return True
+        found = await self.store.records(after_seq=marks.events_seq - 1, limit=1)
+        return bool(found) and found[0].seq == marks.events_seq and found[0].mac == marks.head_mac
+
+    async def _pipeline(self) -> None:
+        queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(self._queue_batches)
+        pull = asyncio.create_task(self._pull(queue, self._applied))
+        push = asyncio.create_task(self._push(queue))
+        try:
+            done, _ = await asyncio.wait({pull, push}, return_when=asyncio.FIRST_EXCEPTION)
+            for task in done:
+                task.result()
+        finally:
+            for task in (pull, push):
+                task.cancel()
+            await asyncio.gather(pull, push, return_exceptions=True)
+
+    async def _pull(self, queue: asyncio.Queue[tuple[str, Any]], start: Marks) -> None:
+        events_mark, reads_mark = start.events_seq, start.reads_seq
+        while True:
+            records = await self.store.records(after_seq=events_mark, limit=self._batch)
+            # Reads after the events fetch: every read committed before these events.
+            while True:
+                reads = await self.store.reads_after(reads_mark, self._batch)
+                if not reads:
+                    break
+                await queue.put(("reads", read_batch(reads)))
+                reads_mark = reads[-1][0]
+                if len(reads) < self._batch:
+                    break
+            if records:
+                await queue.put(("events", event_batch(records)))
+                events_mark = records[-1].seq
+                continue
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll)
+
+    async def _push(self, queue: asyncio.Queue[tuple[str, Any]]) -> None:
+        while True:
+            kind, batch = await queue.get()
+            if kind == "reads":
+                await self._on_writer(self.backend.apply_reads, batch)
+                self._applied = Marks(self._applied.events_seq, batch.mark, self._applied.head_mac)
+                self.projected_reads += len(batch.rows)
+            else:
+                await self._on_writer(self.backend.apply_events, batch)
+                self._applied = Marks(batch.seq, self._applied.reads_seq, batch.mac)
+                self.projected_events += batch.count
+            async with self._progress:
+                self._progress.notify_all()
+
+    async def sync(self, within: float = 2.0) -> bool:
+        head_seq, head_read = await self.store.log_heads()
+
+        def caught_up() -> bool:
+            return self._applied.events_seq >= head_seq and self._applied.reads_seq >= head_read
+
+        if caught_up():
+            return True
+        if self._task is None:
+            await self.start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._attempted.wait(), within)
+        if not self._available:
+            return False
+        self.notify()
+        try:
+            async with asyncio.timeout(within):
+                async with self._progress:
+                    await self._progress.wait_for(caught_up)
+        except TimeoutError:
+            return False
+        return True
+
+    async def rebuild(self) -> int:
+        """Drop the graph and project everything again (`memgate graph rebuild`)."""
+        async with self._rebuilding:
+            await self._stop()
+            try:
+                await self._on_writer(self.backend.reconnect)
+                await self._on_writer(self.backend.clear)
+            except GraphUnavailable as exc:
+                self._set_available(False, str(exc))
+                await self.start()
+                raise
+            before = self.projected_events
+            self._applied = Marks()
+            self._attempted.clear()
+            await self.start()
+            while not await self.sync(within=5.0):
+                if not self._available and self._last_error is not None:
+                    raise GraphUnavailable(f"rebuild stopped: {self._last_error}")
+            return self.projected_events - before
+
+    async def status(self) -> ProjectionStatus:
+        if self._task is None and not self._closed:
+            await self.start()
+        head_seq, head_read = await self.store.log_heads()
+        applied = self._applied
+        pending = max(head_read - applied.reads_seq, 0)
+        return ProjectionStatus(
+            enabled=True,
+            available=self._available,
+            projected_seq=applied.events_seq,
+            head_seq=head_seq,
+            pending_reads=pending,
+            lag=max(head_seq - applied.events_seq, 0) + pending,
+            last_error=self._last_error,
+        )
+
+    # -- investigations ----------------------------------------------------------------
+
+    async def _answer(
+        self, kind: InvestigationKind, subject: str, query: Callable[[], Any]
+    ) -> tuple[Any, dict[str, Any]]:
+        """Run a template on a reader thread after a bounded catch-up; the
+        Investigation fields saying how fresh the evidence is."""
+        await self.sync(within=2.0)
+        try:
+            rows = await self._on_reader(query)
+        except GraphUnavailable:
+            raise
+        except Exception as exc:
+            raise GraphUnavailable(f"{kind} failed: {exc.__class__.__name__}") from None
+        status = await self.status()
+        return rows, {
+            "kind": kind,
+            "subject": subject,
+            "projected_seq": status.projected_seq,
+            "lag": status.lag,
+        }
+
+    async def readers(
+        self, memory_id: str, since: datetime | None = None, until: datetime | None = None
+    ) -> Investigation:
+        params = {
+            "id": memory_id,
+            "since": micros(since) if since else None,
+            "until": micros(until) if until else None,
+            "limit": ROW_LIMIT + 1,
+        }
+        rows, base = await self._answer(
+            "readers", memory_id, lambda: self.backend.run("readers", params)
+        )
+        known, found = investigate.reader_rows(rows)
+        if not known:
+            return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
+        if not found:
+            return Investigation(status=Status.NO_READERS, **base)
+        return Investigation(
+            status=Status.OK,
+            readers=tuple(found[:ROW_LIMIT]),
+            truncated=len(found) > ROW_LIMIT,
+            **base,
+        )
+
+    async def blast_radius(self, memory_id: str, depth: int) -> Investigation:
+        if type(depth) is not int or not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be an integer 1..{MAX_DEPTH}")
+        limit = ROW_LIMIT * 10
+        params = {"ids": [memory_id], "limit": limit}
+        rows, base = await self._answer(
+            "blast_radius", memory_id, lambda: self.backend.blast(depth, params)
+        )
+        known, impact = investigate.impact_rows(rows)
+        if not known:
+            return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
+        if not impact:
+            return Investigation(status=Status.NO_PATH, **base)
+        return Investigation(
+            status=Status.OK,
+            impact=tuple(impact[:ROW_LIMIT]),
+            truncated=len(rows) >= limit or len(impact) > ROW_LIMIT,
+            **base,
+        )
+
+    async def provenance(self, memory_id: str) -> Investigation:
+        params = {"id": memory_id, "limit": ROW_LIMIT}
+        rows, base = await self._answer(
+            "provenance", memory_id, lambda: self.backend.run("provenance", params)
+        )
+        found = investigate.provenance_rows(rows)
+        if not found:
+            return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
+        return Investigation(status=Status.OK, provenance=tuple(found), **base)
+
+    async def exposure(self, fingerprint: str) -> Investigation:
+        if not _FINGERPRINT.match(fingerprint):
+            raise ValueError("a fingerprint is 8-64 lowercase hex characters")
+        params = {"fp": fingerprint, "limit": ROW_LIMIT}
+        rows, base = await self._answer(
+            "exposure", fingerprint, lambda: self.backend.run("exposure", params)
+        )
+        found = investigate.exposure_rows(rows)
+        if not found:
+            return Investigation(
+                status=Status.UNKNOWN_MEMORY, message="no memory carries this value", **base
+            )
+        return Investigation(
+            status=Status.OK, exposure=tuple(found), truncated=len(rows) >= 2 * ROW_LIMIT, **base
+        )
+
+    async def readers_of(
+        self, memory_ids: Sequence[str], limit: int = ROW_LIMIT
+    ) -> tuple[ReaderRow, ...]:
+        params = {"ids": list(memory_ids), "limit": limit}
+        rows, _ = await self._answer(
+            "readers", "*", lambda: self.backend.run("readers_many", params)
+        )
+        return tuple(investigate.reader_rows(rows)[1])
+
+    async def impact_of(
+        self, memory_ids: Sequence[str], depth: int, limit: int = ROW_LIMIT
+    ) -> tuple[ImpactRow, ...]:
+        params = {"ids": list(memory_ids), "limit": limit * 10}
+        rows, _ = await self._answer("blast_radius", "*", lambda: self.backend.blast(depth, params))
+        return tuple(investigate.impact_rows(rows)[1][:limit])

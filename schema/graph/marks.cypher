@@ -1,0 +1,2 @@
+OPTIONAL MATCH (meta:Meta {id: 'projection'})
+RETURN meta.events_seq, meta.reads_seq, meta.head_mac

@@ -1,0 +1,11 @@
+// Taint: every memory the writing session had read before the write flowed to
+// the written memory. Run after the reads up to this point are projected (the
+// projector drains reads before each batch of events).
+UNWIND $rows AS w
+MATCH (s:Session {id: w.session})-[:MADE]->(:Call)-[r:READ]->(m:Memory)
+WHERE r.at <= w.at AND m.id <> w.mid
+WITH w, m, min(r.at) AS first
+MATCH (x:Memory {id: w.mid})
+MERGE (m)-[f:FLOWED_TO {session: w.session}]->(x)
+  ON CREATE SET f.kind = 'session', f.call = w.call_id, f.read_at = first, f.at = w.at
+RETURN count(f)
