@@ -15,7 +15,7 @@ import asyncio
 import json
 from collections.abc import Coroutine
 from concurrent.futures import Future
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -26,6 +26,9 @@ from memgate.domain.types import Decision
 from memgate.errors import WriteRefused
 from memgate.gateway import Gateway
 from memgate.gateway.core import WriteReceipt
+
+if TYPE_CHECKING:
+    from memgate.client import AsyncMemgateClient
 
 T = TypeVar("T")
 PAGE = 1000
@@ -264,3 +267,58 @@ class LoopRunner:
 async def running_loop() -> asyncio.AbstractEventLoop:
     """Run on a SyncGateway (`sync.run(running_loop())`) to learn its loop."""
     return asyncio.get_running_loop()
+
+
+class RemoteBackend:
+    """A remote memgate server as a Backend: the HTTP client under the gateway's
+    method shapes. The server knows the caller from its API key, so `actor` (who
+    deletes) is the key's identity there, not the argument."""
+
+    def __init__(self, client: AsyncMemgateClient) -> None:
+        self.client = client
+
+    @classmethod
+    def connect(cls, url: str, key: str | None = None) -> RemoteBackend:
+        from memgate.client import AsyncMemgateClient
+
+        return cls(AsyncMemgateClient(url, key=key))
+
+    async def write(self, write: MemoryWrite) -> WriteReceipt:
+        return await self.client.write(write)
+
+    async def read(self, memory_id: str, reader: Reader | None = None) -> MemoryItem | None:
+        return await self.client.read(memory_id, reader)
+
+    async def read_key(
+        self, namespace: tuple[str, ...], key: str, reader: Reader | None = None
+    ) -> MemoryItem | None:
+        return await self.client.read_key(namespace, key, reader)
+
+    async def search(
+        self,
+        namespace_prefix: tuple[str, ...] = (),
+        query: str | None = None,
+        *,
+        metadata: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        reader: Reader | None = None,
+    ) -> list[MemoryItem]:
+        return await self.client.search(
+            namespace_prefix or None,
+            query,
+            metadata=metadata,
+            limit=limit,
+            offset=offset,
+            reader=reader,
+        )
+
+    async def delete(self, memory_id: str, *, actor: str, reason: str | None = None) -> MemoryItem:
+        del actor  # the server records the key's identity
+        return await self.client.delete(memory_id, reason=reason)
+
+    async def history(self, memory_id: str) -> list[LogRecord]:
+        return await self.client.history(memory_id)
+
+    async def close(self) -> None:
+        await self.client.close()
