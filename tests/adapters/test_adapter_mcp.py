@@ -10,8 +10,8 @@ from conftest import HOSTILE, TOKEN
 from mcp import Client
 
 from memgate.adapters.mcp import ADMIN_TOOLS, AGENT_TOOLS, build_server
-from memgate.domain.events import Op
 from memgate.domain import Source
+from memgate.domain.events import Op
 from memgate.domain.memory import MemoryState, MemoryWrite, Target
 from memgate.gateway import Gateway
 
