@@ -4,12 +4,14 @@ checked through the HTTP API of the same server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -71,10 +73,11 @@ class UIServer:
         return data
 
 
-@pytest.fixture(scope="session")
-def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UIServer]:
-    data_dir = tmp_path_factory.mktemp("ui-data")
-    settings = Settings(data_dir=data_dir, graph=None)
+@contextlib.contextmanager
+def _serve(data_dir: Path, graph: str | None) -> Iterator[UIServer]:
+    """create_app on `data_dir` under uvicorn on a free loopback port, with one key
+    per role (and a reviewer scoped to another namespace)."""
+    settings = Settings(data_dir=data_dir, graph=graph)
     keys: dict[str, str] = {}
     ids: dict[str, str] = {}
     with KeyStore(settings.keys_path) as store:
@@ -91,12 +94,17 @@ def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UIServer]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(settings), log_level="warning", ws="none", lifespan="on", access_log=False
+        create_app(settings),
+        log_level="warning",
+        ws="none",
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=2,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("the memgate app did not start under uvicorn")
@@ -108,8 +116,22 @@ def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UIServer]:
         for client in running.clients.values():
             client.close()
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=20)
         sock.close()
+
+
+@pytest.fixture(scope="session")
+def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UIServer]:
+    """The app without a provenance graph (investigations say "graph unavailable")."""
+    with _serve(tmp_path_factory.mktemp("ui-data"), None) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def ui_graph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UIServer]:
+    """The app with its embedded FalkorDB graph (falkordblite under the data dir)."""
+    with _serve(tmp_path_factory.mktemp("ui-graph-data"), "embedded") as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

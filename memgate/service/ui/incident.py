@@ -66,10 +66,7 @@ def add_incident_routes(router: APIRouter, ui: UI) -> None:
         timeline = await gw.store.records(after_seq=max(0, head - TIMELINE), limit=TIMELINE)
         memory_id = form.get("memory_id") or ""
         history = await gw.history(memory_id) if memory_id else []
-        blast = None
-        blast_fn = getattr(gw, "blast_radius", None)
-        if memory_id and blast_fn is not None:
-            blast = await blast_fn(memory_id, 3)
+        blast = await gw.blast_radius(memory_id, 3) if memory_id else None
         return ui.render(
             request,
             "incident.html",
@@ -80,7 +77,6 @@ def add_incident_routes(router: APIRouter, ui: UI) -> None:
                 "head": head,
                 "plan": plan,
                 "blast": blast,
-                "blast_supported": blast_fn is not None,
                 "error": error,
                 "sources": [s.value for s in Source],
             },
@@ -122,7 +118,7 @@ def add_incident_routes(router: APIRouter, ui: UI) -> None:
         if not reason:
             return await page(request, session, form=form, error="A reason is required.")
         gw = gateway(request)
-        actor = f"ui:{session.principal.key_id}"
+        actor = session.principal.actor
         try:
             plan = await gw.rollback(to=to_seq, reason=reason, actor=actor, scope=scope)
             if apply:
@@ -169,8 +165,7 @@ def add_incident_routes(router: APIRouter, ui: UI) -> None:
 
     async def _log_page(request: Request, session: Session) -> Response:
         gw = gateway(request)
-        status_fn = getattr(gw, "projection_status", None)
-        projection = await status_fn() if status_fn is not None else None
+        projection = await gw.projection_status()
         return ui.render(
             request,
             "log.html",

@@ -322,10 +322,7 @@ async def _item_response(
     gw = gateway(request)
     describe = describer(gw)
     history = await gw.history(item.id)
-    readers_fn = getattr(gw, "readers", None)
-    readers = None
-    if readers_fn is not None:
-        readers = await readers_fn(item.id)
+    readers = await gw.readers(item.id)
     reads = await gw.reads_of(item.id)
     context: dict[str, Any] = {
         "item": item,

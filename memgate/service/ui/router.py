@@ -108,7 +108,7 @@ def build_ui_router() -> APIRouter:
         token, _ = ui.sessions.create(principal)
         redirect = RedirectResponse(next_path, 303)
         _set_cookie(request, redirect, COOKIE, token, max_age=None)
-        redirect.delete_cookie(LOGIN_COOKIE, path=PREFIX)
+        _drop_cookie(redirect, LOGIN_COOKIE)
         return redirect
 
     @router.post("/logout", name="ui_logout")
@@ -117,7 +117,7 @@ def build_ui_router() -> APIRouter:
         await ui.check_csrf(request, session)
         ui.sessions.end(request.cookies.get(COOKIE))
         response = RedirectResponse(PREFIX + "/login", 303)
-        response.delete_cookie(COOKIE, path=PREFIX)
+        _drop_cookie(response, COOKIE)
         return response
 
     add_review_routes(router, ui)
@@ -137,3 +137,7 @@ def _set_cookie(
         samesite="strict",
         secure=request.url.scheme == "https",
     )
+
+
+def _drop_cookie(response: Response, name: str) -> None:
+    response.delete_cookie(name, path=PREFIX, httponly=True, samesite="strict")
