@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import FastAPI
 
@@ -42,12 +40,10 @@ TAGS = [
 
 async def open_for(settings: Settings) -> Gateway:
     """The gateway the settings describe."""
-    kwargs: dict[str, Any] = {}
-    if settings.policy_path is not None:
-        kwargs["policy"] = Policy.load(settings.policy_path)
-    if "graph" in inspect.signature(open_gateway).parameters:
-        kwargs["graph"] = settings.graph
-    return await open_gateway(settings.data_dir, **kwargs)
+    policy = Policy.load(settings.policy_path) if settings.policy_path is not None else None
+    return await open_gateway(
+        settings.data_dir, policy=policy, graph=settings.graph, graph_name=settings.graph_name
+    )
 
 
 async def maintain(gateway: Gateway, every: float) -> None:

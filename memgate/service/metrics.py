@@ -76,11 +76,7 @@ class Metrics:
         """Gauges that are read from the gateway at scrape time."""
         self.log_head.set((await gateway.checkpoint()).seq)
         self.pending.set(await count_pending(gateway))
-        status = getattr(gateway, "projection_status", None)
-        if status is None:  # a gateway without a graph port
-            self.graph_available.set(0)
-            return
-        projection = await status()
+        projection = await gateway.projection_status()
         self.projection_lag.set(projection.lag)
         self.graph_available.set(1 if projection.available else 0)
 

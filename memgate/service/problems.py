@@ -200,19 +200,18 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, HTTPException)  # noqa: S101
         title = _HTTP_TITLES.get(exc.status_code, "Error")
         detail = exc.detail if isinstance(exc.detail, str) else title
-        errors = None
         if exc.status_code == 400 and detail == _FASTAPI_BODY_ERROR:
             # FastAPI's answer when json.loads raises something other than a
             # JSONDecodeError: bytes that are not UTF-8, or nesting past the
-            # recursion limit.
-            detail = "the body is not JSON memgate can read (not UTF-8, or nested too deeply)"
-            errors = [FieldError(field="body", reason=detail)]
+            # recursion limit. Invalid JSON like any other: 422 naming the body.
+            return Problem.invalid(
+                "body", "not JSON memgate can read (not UTF-8, or nested too deeply)"
+            ).response()
         return Problem(
             exc.status_code,
             title,
             detail,
             kind=title.lower().replace(" ", "-"),
-            errors=errors,
             headers=dict(exc.headers or {}),
         ).response()
 

@@ -248,3 +248,8 @@ class Readiness(Model):
     log_head_seq: int | None = None
     projection_lag: int | None = None
     detail: str | None = None
+
+
+class GraphRebuilt(Model):
+    events: int
+    """Log events projected into the new graph."""

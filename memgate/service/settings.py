@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from memgate.graph import DEFAULT_GRAPH
+
 ENV_PREFIX = "MEMGATE_"
 KEYS_FILE = Path("db") / "keys.sqlite3"
 
@@ -21,6 +23,7 @@ _ENV_FIELDS = {
     "PORT": "port",
     "GRAPH": "graph",
     "FALKORDB_URL": "graph",
+    "GRAPH_NAME": "graph_name",
     "POLICY": "policy_path",
     "POLICY_PATH": "policy_path",
     "MAX_BODY_BYTES": "max_body_bytes",
@@ -44,6 +47,8 @@ class Settings(BaseModel):
     graph: str | None = "embedded"
     """Provenance graph: "embedded" (falkordblite under data_dir/graph), a FalkorDB
     URL (redis://host:port, falkor://...), or None for no graph."""
+    graph_name: str = Field(default=DEFAULT_GRAPH, min_length=1, max_length=100)
+    """The graph's name on the FalkorDB server (several data dirs can share one server)."""
     policy_path: Path | None = None
     """A policy TOML file; None uses the bundled default policy."""
     max_body_bytes: int = Field(default=1 << 20, ge=1024)

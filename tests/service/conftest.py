@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
+from graph_fixtures import FalkorServer
 
 from memgate.service.app import create_app
 from memgate.service.deps import MemgateState
@@ -38,7 +39,7 @@ class Service:
         return raw
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def anyio_backend() -> str:
     return "asyncio"
 
@@ -56,4 +57,13 @@ async def start_service(data_dir: Path, **settings: object) -> AsyncIterator[Ser
 async def service(tmp_path: Path) -> AsyncIterator[Service]:
     """A service without a graph on a fresh data directory."""
     async for running in start_service(tmp_path, graph=None):
+        yield running
+
+
+@pytest.fixture
+async def graph_service(
+    tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
+) -> AsyncIterator[Service]:
+    """A service projecting into a graph of its own on the shared FalkorDB server."""
+    async for running in start_service(tmp_path, graph=falkordb_server.url, graph_name=graph_name):
         yield running

@@ -22,6 +22,9 @@ PROBLEMS: Responses = {
 NOT_FOUND: Responses = {404: _problem("No such memory, or not visible to this key.")}
 CONFLICT: Responses = {409: _problem("The state machine does not allow this transition.")}
 BUSY: Responses = {
-    503: _problem("A rollback holds the write lock; retry after `Retry-After` seconds.")
+    503: _problem(
+        "A rollback holds the write lock (or the graph is unreachable); retry after"
+        " `Retry-After` seconds."
+    )
 }
 WRITE_PROBLEMS: Responses = {**BUSY}

@@ -39,20 +39,16 @@ async def readyz(request: Request) -> JSONResponse:
         log.warning("readiness: sqlite failed: %s", type(exc).__name__)
         body = Readiness(status="unavailable", sqlite=False, graph="unavailable", detail="sqlite")
         return JSONResponse(body.model_dump(exclude_none=True), status_code=503)
+    projection = await state.gateway.projection_status()
     graph: str = "disabled"
-    lag = None
-    status_of = getattr(state.gateway, "projection_status", None)
-    if status_of is not None:
-        projection = await status_of()
-        lag = projection.lag
-        if projection.enabled:
-            graph = "ok" if projection.available else "unavailable"
+    if projection.enabled:
+        graph = "ok" if projection.available else "unavailable"
     body = Readiness(
         status="ready" if graph != "unavailable" else "degraded",
         sqlite=True,
         graph=graph,  # type: ignore[arg-type]
         log_head_seq=head,
-        projection_lag=lag,
+        projection_lag=projection.lag if projection.enabled else None,
     )
     return JSONResponse(body.model_dump(exclude_none=True))
 

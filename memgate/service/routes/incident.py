@@ -4,17 +4,24 @@ provenance investigations."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from memgate.domain.events import Checkpoint, VerifyResult
-from memgate.domain.graph import Investigation, InvestigationKind, InvestigationStatus
+from memgate.domain.graph import Investigation, InvestigationStatus
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.service.deps import Admin, State
 from memgate.service.problems import Problem
 from memgate.service.routes.common import BUSY, PROBLEMS
-from memgate.service.schemas import MAX_SEQ, Ident, LogPage, RollbackBody, VerifyBody
+from memgate.service.schemas import (
+    MAX_SEQ,
+    GraphRebuilt,
+    Ident,
+    LogPage,
+    RollbackBody,
+    VerifyBody,
+)
 
 router = APIRouter(tags=["incident"], responses=PROBLEMS)
 
@@ -93,19 +100,11 @@ async def checkpoint(principal: Admin, state: State) -> Checkpoint:
     return await state.gateway.checkpoint()
 
 
-async def _investigate(
-    state: State, kind: InvestigationKind, subject: str, method: str, *args: Any
-) -> Investigation:
-    call = getattr(state.gateway, method, None)
-    if call is None:  # a gateway built without the graph port
-        return Investigation(
-            kind=kind,
-            subject=subject,
-            status=InvestigationStatus.GRAPH_UNAVAILABLE,
-            message="graph disabled",
-        )
-    result = await call(subject, *args)
-    assert isinstance(result, Investigation)  # noqa: S101 - the gateway's contract
+def _answer(result: Investigation, field: str) -> Investigation:
+    """An investigation's answer; input the gateway found invalid is a 422."""
+    if result.status is InvestigationStatus.INVALID_INPUT:
+        where = "query.since" if "since" in result.message else field
+        raise Problem.invalid(where, result.message)
     return result
 
 
@@ -122,7 +121,7 @@ Until = Annotated[datetime | None, Query(description="Only reads at or before th
 async def readers(
     memory_id: Ident, principal: Admin, state: State, since: Since = None, until: Until = None
 ) -> Investigation:
-    return await _investigate(state, "readers", memory_id, "readers", since, until)
+    return _answer(await state.gateway.readers(memory_id, since, until), "path.memory_id")
 
 
 @router.get(
@@ -137,7 +136,7 @@ async def blast_radius(
     state: State,
     depth: Annotated[int, Query(ge=1, le=6)] = 3,
 ) -> Investigation:
-    return await _investigate(state, "blast_radius", memory_id, "blast_radius", depth)
+    return _answer(await state.gateway.blast_radius(memory_id, depth), "path.memory_id")
 
 
 @router.get(
@@ -146,7 +145,7 @@ async def blast_radius(
     description="Its source, the session and call that wrote it, and what it derived from.",
 )
 async def provenance(memory_id: Ident, principal: Admin, state: State) -> Investigation:
-    return await _investigate(state, "provenance", memory_id, "provenance")
+    return _answer(await state.gateway.provenance(memory_id), "path.memory_id")
 
 
 @router.get(
@@ -155,4 +154,15 @@ async def provenance(memory_id: Ident, principal: Admin, state: State) -> Invest
     description="Memories containing the value with this keyed fingerprint, and who read them.",
 )
 async def exposure(fingerprint: Ident, principal: Admin, state: State) -> Investigation:
-    return await _investigate(state, "exposure", fingerprint, "exposure")
+    return _answer(await state.gateway.exposure(fingerprint), "path.fingerprint")
+
+
+@router.post(
+    "/v1/graph/rebuild",
+    summary="Rebuild the provenance graph from SQLite",
+    description="Drops the graph and projects the log and reads again (SQLite is the source "
+    "of truth). 503 when there is no graph or it cannot be reached.",
+    responses={503: BUSY[503]},
+)
+async def rebuild_graph(principal: Admin, state: State) -> GraphRebuilt:
+    return GraphRebuilt(events=await state.gateway.rebuild_graph())

@@ -21,7 +21,7 @@ from memgate.service.deps import (
 )
 from memgate.service.keys import Principal, Role
 from memgate.service.problems import Problem
-from memgate.service.routes.common import NOT_FOUND, PROBLEMS, WRITE_PROBLEMS
+from memgate.service.routes.common import BUSY, CONFLICT, NOT_FOUND, PROBLEMS, WRITE_PROBLEMS
 from memgate.service.schemas import (
     History,
     Ident,
@@ -191,7 +191,7 @@ async def get_memory(
     summary="Delete (tombstone) a memory",
     description="The memory is never served again; its history stays in the log. Agents "
     "delete served memories and their own writes in their scopes; admins any memory.",
-    responses=NOT_FOUND,
+    responses={**NOT_FOUND, **CONFLICT, **BUSY},
 )
 async def delete_memory(
     memory_id: Ident,
