@@ -156,7 +156,14 @@ def test_session_cookie_and_sign_in_rules(page: Page, ui_server: UIServer) -> No
 
 @pytest.mark.parametrize(
     "path",
-    ["/ui/login", "/ui/queue", "/ui/items/m_nope", "/ui/static/ui.js", "/ui/static/nope.js"],
+    [
+        "/ui/login",
+        "/ui/queue",
+        "/ui/items/m_nope",
+        "/ui/static/ui.js",
+        "/ui/static/nope.js",
+        "/ui/no/such/page",
+    ],
 )
 def test_every_ui_answer_has_the_csp(ui_server: UIServer, path: str) -> None:
     answer = httpx.get(ui_server.base_url + path)
@@ -173,3 +180,23 @@ def test_pages_reference_only_local_assets(ui_server: UIServer) -> None:
             assert "<script>" not in html and " on" + "click=" not in html
             assert not re.search(r"(src|href)=\"(https?:)?//", html), path
             assert "style=" not in html, path
+
+
+def test_revoked_key_ends_the_session_and_bad_input_is_a_4xx_page(ui_server: UIServer) -> None:
+    created = ui_server.api("admin").post(
+        "/v1/keys", json={"name": "short-lived", "role": "reviewer", "namespaces": []}
+    )
+    assert created.status_code in (200, 201), created.text
+    key_id, raw = created.json()["id"], created.json()["key"]
+    ui_server.keys["short-lived"] = raw
+    with _session_client(ui_server, "short-lived") as (client, _):
+        assert client.get("/ui/queue").status_code == 200
+        for path in ("/ui/queue?offset=-1", "/ui/queue?offset=abc", "/ui/queue?age=3y"):
+            answer = client.get(path)
+            assert 400 <= answer.status_code < 500, path
+            assert answer.headers["content-type"].startswith("text/html")
+            assert answer.headers["content-security-policy"] == CSP
+        assert ui_server.api("admin").delete(f"/v1/keys/{key_id}").status_code == 200
+        answer = client.get("/ui/queue")
+        assert answer.status_code == 303
+        assert answer.headers["location"].startswith("/ui/login")

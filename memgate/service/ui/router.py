@@ -122,6 +122,12 @@ def build_ui_router() -> APIRouter:
 
     add_review_routes(router, ui)
     add_incident_routes(router, ui)
+
+    @router.api_route("/{rest:path}", methods=["GET", "POST"], name="ui_not_found")
+    async def not_found(rest: str) -> Response:
+        """Unknown UI paths get the UI's 404 page (and its headers), not API JSON."""
+        raise UIError(404, "No such page.")
+
     return router
 
 
