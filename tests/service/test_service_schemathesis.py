@@ -5,11 +5,13 @@ the documented schemas."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import schemathesis
+from graph_fixtures import FalkorServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -32,9 +34,12 @@ MEMORY_IDS: list[str] = []
 
 
 @pytest.fixture(scope="module")
-def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[schemathesis.BaseSchema]:
+def api_schema(
+    tmp_path_factory: pytest.TempPathFactory, falkordb_server: FalkorServer
+) -> Iterator[schemathesis.BaseSchema]:
     data_dir: Path = tmp_path_factory.mktemp("schemathesis")
-    app = create_app(Settings(data_dir=data_dir, graph=None))
+    graph_name = f"test_schemathesis_{uuid.uuid4().hex[:8]}"
+    app = create_app(Settings(data_dir=data_dir, graph=falkordb_server.url, graph_name=graph_name))
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)  # starts the lifespan
     key = app.state.memgate.keys.ensure_admin()
     assert key is not None
@@ -42,6 +47,7 @@ def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[schemathesi
     MEMORY_IDS[:] = _seed(app.state.memgate.gateway)
     yield schema
     asgi.shutdown_lifespans()
+    falkordb_server.drop(graph_name)
 
 
 def _seed(gateway: Gateway) -> list[str]:

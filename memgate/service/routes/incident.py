@@ -13,7 +13,7 @@ from memgate.domain.graph import Investigation, InvestigationStatus
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.service.deps import Admin, State
 from memgate.service.problems import Problem
-from memgate.service.routes.common import BUSY, PROBLEMS
+from memgate.service.routes.common import BUSY, CONFLICT, PROBLEMS
 from memgate.service.schemas import (
     MAX_SEQ,
     GraphRebuilt,
@@ -161,8 +161,10 @@ async def exposure(fingerprint: Ident, principal: Admin, state: State) -> Invest
     "/v1/graph/rebuild",
     summary="Rebuild the provenance graph from SQLite",
     description="Drops the graph and projects the log and reads again (SQLite is the source "
-    "of truth). 503 when there is no graph or it cannot be reached.",
-    responses={503: BUSY[503]},
+    "of truth). 409 when this server runs without a graph, 503 when it cannot reach it.",
+    responses={**CONFLICT, 503: BUSY[503]},
 )
 async def rebuild_graph(principal: Admin, state: State) -> GraphRebuilt:
+    if not (await state.gateway.projection_status()).enabled:
+        raise Problem(409, "Conflict", "this server runs without a graph", kind="conflict")
     return GraphRebuilt(events=await state.gateway.rebuild_graph())
