@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from memgate.bootstrap import open_sync_gateway
-from memgate.cli.options import Target, fail
+from memgate.cli.options import Target
 from memgate.client import MemgateClient
 from memgate.client._calls import Namespace, labels
 from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage
@@ -26,8 +26,8 @@ from memgate.domain.graph import Investigation
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, utcnow
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.domain.types import Category, Source
-from memgate.errors import NotFound
-from memgate.gateway import SyncGateway
+from memgate.errors import NotFound, StorageError
+from memgate.gateway import Gateway, SyncGateway
 from memgate.gateway.core import WriteReceipt
 from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings
@@ -115,31 +115,47 @@ def _api_key(info: Any) -> ApiKey:
 
 
 class LocalBackend:
-    """The gateway in this process, on a data directory."""
+    """The gateway in this process, on a data directory. The gateway opens on first
+    use, so key commands (which only need the key store) stay quick."""
 
-    def __init__(self, gateway: SyncGateway, settings: Settings, actor: str) -> None:
-        self.sync = gateway
-        self.gateway = gateway.gateway
+    def __init__(self, data_dir: Path, settings: Settings, actor: str, *, graph: bool) -> None:
+        self.data_dir = data_dir
         self.settings = settings
         self.actor = actor
+        self._graph = graph
+        self._sync: SyncGateway | None = None
 
     @classmethod
     def open(cls, data_dir: Path, *, graph: bool = False) -> LocalBackend:
-        """Open the data directory; with `graph`, the provenance graph the settings
-        name (embedded FalkorDB by default) is opened too."""
-        settings = local_settings(data_dir)
-        kwargs: dict[str, Any] = {}
-        if settings.policy_path is not None:
-            kwargs["policy"] = Policy.load(settings.policy_path)
-        if graph and settings.graph is not None:
-            kwargs["graph"] = settings.graph
-        return cls(open_sync_gateway(data_dir, **kwargs), settings, operator())
+        """A backend on the data directory; with `graph`, the gateway opens the
+        provenance graph the settings name (embedded FalkorDB by default)."""
+        return cls(data_dir, local_settings(data_dir), operator(), graph=graph)
+
+    @property
+    def sync(self) -> SyncGateway:
+        if self._sync is None:
+            kwargs: dict[str, Any] = {}
+            if self.settings.policy_path is not None:
+                kwargs["policy"] = Policy.load(self.settings.policy_path)
+            if self._graph and self.settings.graph is not None:
+                kwargs["graph"] = self.settings.graph
+            try:
+                self._sync = open_sync_gateway(self.data_dir, **kwargs)
+            except OSError as exc:
+                raise StorageError(f"cannot open data directory {self.data_dir}: {exc}") from None
+        return self._sync
+
+    @property
+    def gateway(self) -> Gateway:
+        return self.sync.gateway
 
     def _run[T](self, coro: Coroutine[Any, Any, T]) -> T:
         return self.sync.run(coro)
 
     def close(self) -> None:
-        self.sync.close()
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
 
     # -- memories --------------------------------------------------------------------
 
@@ -330,7 +346,4 @@ def backend(target: Target, *, graph: bool = False) -> Iterator[Backend]:
 
 
 def open_local(data_dir: Path, *, graph: bool = False) -> LocalBackend:
-    try:
-        return LocalBackend.open(data_dir, graph=graph)
-    except OSError as exc:
-        fail(f"cannot open data directory {data_dir}: {exc}")
+    return LocalBackend.open(data_dir, graph=graph)

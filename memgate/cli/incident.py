@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from memgate.cli.backend import LocalBackend, backend, open_local
+from memgate.cli.backend import backend, open_local
 from memgate.cli.options import (
     USAGE_ERROR,
     DataDirOpt,
@@ -345,8 +345,7 @@ def graph_rebuild(
     """
     if url:
         fail("graph rebuild runs on the server's data directory: use --data-dir there", 3)
-    target = Target.of(data_dir, None, None)
-    local: LocalBackend = open_local(target.data_dir, graph=True)
+    local = open_local(Target.of(data_dir, None, None).data_dir, graph=True)
     try:
         with reported():
             started = time.perf_counter()

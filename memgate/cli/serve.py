@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -90,6 +89,7 @@ def serve(
             soft_wrap=True,
         )
         console.print(f"  try: curl -H 'Authorization: Bearer {admin_key}' {url}/readyz")
+    console.file.flush()  # before uvicorn takes over: a piped log sees the lines now
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=log_level)
 
 
@@ -118,14 +118,14 @@ def mcp(
     chosen: Literal["stdio", "http"] = "stdio" if transport == "stdio" else "http"
     try:
         # NOTE: imported here so that memgate works without the `mcp` extra.
-        module = importlib.import_module("memgate.adapters.mcp")
+        from memgate.adapters import mcp as mcp_adapter
     except ImportError as exc:
         missing = exc.name or ""
         if missing == "mcp" or missing.startswith("mcp."):
             fail("the MCP server needs the mcp extra: pip install 'memgate-customs[mcp]'")
         fail(f"the MCP adapter cannot be loaded: {exc}")
     target = Target.of(data_dir, url, key)
-    module.main(
+    mcp_adapter.main(
         data_dir=None if target.remote else target.data_dir,
         url=target.url,
         key=target.key,
