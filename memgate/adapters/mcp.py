@@ -143,6 +143,7 @@ class _Tools:
         source: str,
         metadata: dict[str, Any] | None,
         ttl_seconds: float | None,
+        target: str,
         session_id: str | None,
         ctx: Context | None,
     ) -> dict[str, Any]:
@@ -157,7 +158,7 @@ class _Tools:
                 agent_id=who.agent_id,
                 call_id=who.call_id,
                 metadata=metadata or {},
-                target=Target.SHORT if ttl_seconds else Target.AUTO,
+                target=Target.SHORT if ttl_seconds else Target(target),
                 ttl_seconds=ttl_seconds,
             )
         )
@@ -239,14 +240,18 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         source: str = "agent",
         metadata: dict[str, Any] | None = None,
         ttl_seconds: float | None = None,
+        target: str = "auto",
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Remember something. It is scanned first: the answer says whether it was
         approved, queued for review (served to your session only) or rejected.
-        `namespace` is a list of labels (or "a/b"); `ttl_seconds` keeps it short-term."""
+        `namespace` is a list of labels (or "a/b"); `target` is auto (by source),
+        short (expires; `ttl_seconds` implies it) or long (reviewed knowledge)."""
         return await _tool_call(
-            tools.add(content, namespace, key, source, metadata, ttl_seconds, session_id, ctx)
+            tools.add(
+                content, namespace, key, source, metadata, ttl_seconds, target, session_id, ctx
+            )
         )
 
     @server.tool(annotations=READ)
