@@ -60,3 +60,9 @@ def test_readers_and_blast_radius_from_the_graph(page: Page, ui_graph_server: UI
     expect(plan).to_contain_text("sess-ui-7")
     shot(page, "incident_graph")
     assert server.item(leaked)["state"] == "approved"
+
+    # Log status: the projection has caught up with the log (lag 0).
+    page.goto(f"{server.base_url}/ui/log")
+    expect(page.locator(".graph-unavailable")).to_have_count(0)
+    expect(page.locator("#projection-lag")).to_contain_text("0 event(s)")
+    shot(page, "log_graph")

@@ -17,7 +17,7 @@ from memgate.domain.memory import MemoryItem, MemoryState
 from memgate.errors import IllegalTransition, NotFound, OversizedWrite, ReviewRefused
 from memgate.gateway import Gateway
 from memgate.service.keys import Principal
-from memgate.service.ui.highlight import Mark, marks_for, segments
+from memgate.service.ui.highlight import TAG, Mark, marks_for, segments
 from memgate.service.ui.sessions import Session
 from memgate.service.ui.web import PREFIX, UI, UIError, gateway, state
 
@@ -166,6 +166,7 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
                     "item": item,
                     "reasons": entry_reasons(gw, item, await gw.history(item.id)),
                     "categories": sorted({f.category.value for f in item.findings}),
+                    "preview": segments(_clip(item.content), []),
                     "rules": [(f.rule_id, describe(f.rule_id)) for f in item.findings],
                 }
             )
@@ -301,6 +302,17 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
             else:
                 session.notice("ok", f"Edited and approved {memory_id}.")
         return RedirectResponse(back, 303)
+
+
+def _clip(text: str, limit: int = 240) -> str:
+    """The queue's preview: the start of the content, never cutting a redaction
+    tag in half (a half tag would read as content)."""
+    if len(text) <= limit:
+        return text
+    for tag in TAG.finditer(text, 0, limit + 64):
+        if tag.start() < limit < tag.end():
+            limit = tag.end()
+    return text[:limit] + "…"
 
 
 def _layout(content: str, findings: Any, describe: Callable[[str], str]) -> dict[str, Any]:
