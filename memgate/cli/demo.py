@@ -25,6 +25,7 @@ import typer
 from rich.console import Console
 
 from memgate.bootstrap import open_gateway
+from memgate.cli.options import USAGE_ERROR, fail
 from memgate.cli.render import print_investigation, print_plan
 from memgate.domain.events import Op
 from memgate.domain.graph import InvestigationStatus
@@ -247,8 +248,7 @@ def demo(
     steps = Steps(console, quiet=as_json)
     workdir = data_dir or Path(tempfile.mkdtemp(prefix="memgate-demo-"))
     if data_dir is not None and data_dir.exists() and any(data_dir.iterdir()):
-        console.print(f"[red]error:[/red] {data_dir} is not empty")
-        raise typer.Exit(3)
+        fail(f"{data_dir} is not empty: the demo needs a new data directory", USAGE_ERROR)
     steps.say(f"memgate demo in {workdir}")
     started = time.perf_counter()
     failure: str | None = None

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from memgate.cli.backend import backend, open_local
+from memgate.cli.backend import backend
 from memgate.cli.options import (
     USAGE_ERROR,
     DataDirOpt,
@@ -333,26 +333,20 @@ def investigate_exposure(
 def graph_rebuild(
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
+    key: KeyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rebuild the provenance graph from the SQLite log and reads.
 
-    SQLite is the source of truth. Runs on a local data directory (stop the
-    server first).
+    SQLite is the source of truth; the graph is dropped and projected again.
 
     Example:
       memgate graph rebuild --data-dir data
     """
-    if url:
-        fail("graph rebuild runs on the server's data directory: use --data-dir there", 3)
-    local = open_local(Target.of(data_dir, None, None).data_dir, graph=True)
-    try:
-        with reported():
-            started = time.perf_counter()
-            count = local.rebuild_graph()
-            seconds = time.perf_counter() - started
-    finally:
-        local.close()
+    with reported(), backend(Target.of(data_dir, url, key), graph=True) as b:
+        started = time.perf_counter()
+        count = b.rebuild_graph()
+        seconds = time.perf_counter() - started
     if as_json:
         typer.echo(json.dumps({"projected": count, "seconds": round(seconds, 3)}))
     else:

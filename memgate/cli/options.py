@@ -81,7 +81,7 @@ def err_console() -> Console:
 
 
 def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
-    err_console().print(f"[red]error:[/red] {message}", highlight=False)
+    err_console().print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

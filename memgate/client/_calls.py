@@ -300,6 +300,10 @@ def exposure(fingerprint: str) -> Call[Investigation]:
     return Call("GET", f"/v1/investigate/exposure/{_seg(fingerprint)}", _investigation)
 
 
+def rebuild_graph() -> Call[int]:
+    return Call("POST", "/v1/graph/rebuild", lambda body: int(body["events"]))
+
+
 # -- keys and health -------------------------------------------------------------------
 
 

@@ -229,6 +229,11 @@ class AsyncMemgateClient:
     async def exposure(self, fingerprint: str) -> Investigation:
         return await self._send(calls.exposure(fingerprint))
 
+    async def rebuild_graph(self) -> int:
+        """Drop the server's graph and project it again from SQLite; returns the
+        events projected (admin)."""
+        return await self._send(calls.rebuild_graph())
+
     # -- keys and health ---------------------------------------------------------------
 
     async def create_key(

@@ -227,6 +227,11 @@ class MemgateClient:
     def exposure(self, fingerprint: str) -> Investigation:
         return self._send(calls.exposure(fingerprint))
 
+    def rebuild_graph(self) -> int:
+        """Drop the server's graph and project it again from SQLite; returns the
+        events projected (admin)."""
+        return self._send(calls.rebuild_graph())
+
     # -- keys and health ---------------------------------------------------------------
 
     def create_key(

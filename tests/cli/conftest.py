@@ -1,5 +1,6 @@
-"""A real `memgate serve` for the --url tests: a subprocess on a free port with a
-fresh data directory, its admin key read from what it printed on first start."""
+"""A real `memgate serve` for the --url and client tests (one per test session): a
+subprocess on a free port with a fresh data directory, its admin key read from
+what it printed on first start. Tests use their own namespaces and ids."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tests.cli.serving import KEY_LINE, Server, start_server, stop
 from tests.graph_fixtures import FalkorServer
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(
     tmp_path_factory: pytest.TempPathFactory, falkordb_server: FalkorServer
 ) -> Iterator[Server]:

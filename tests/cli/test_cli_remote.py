@@ -191,9 +191,11 @@ def test_a_bad_key_or_no_server_is_a_clear_error(server: Server) -> None:
     assert gone.exit_code == 1 and "cannot reach" in gone.output
 
 
-def test_graph_rebuild_refuses_url_mode(server: Server) -> None:
-    result = remote(server, server.admin_key, "graph", "rebuild", "--url", server.url)
-    assert result.exit_code == 3 and "data directory" in result.output
+def test_graph_rebuild_over_http(server: Server, agent_key: str) -> None:
+    rebuilt = ok_json(remote(server, server.admin_key, "graph", "rebuild", "--json"))
+    assert rebuilt["projected"] >= 1
+    refused = remote(server, agent_key, "graph", "rebuild")
+    assert refused.exit_code == 1 and "403" in refused.output
 
 
 def test_investigations_over_http(server: Server, agent_key: str) -> None:
