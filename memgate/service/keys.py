@@ -186,6 +186,8 @@ class KeyStore:
         if not name or len(name) > 200:
             raise ValueError("a key needs a name of 1-200 characters")
         scopes = check_scopes(namespaces)
+        if role is Role.ADMIN and scopes:
+            raise ValueError("admin keys are not scoped: they can roll back and read the log")
         raw = KEY_PREFIX + secrets.token_urlsafe(32)
         info = KeyInfo(
             id="k_" + secrets.token_hex(6),
