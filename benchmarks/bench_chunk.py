@@ -3,7 +3,8 @@ inputs at 0.5, 2 and 16 KB (seeded, generated here).
 
     .venv/bin/python benchmarks/bench_chunk.py [--n 40] [--repeat 25] [--seed 7]
 
-Prints a markdown table. Budget: ≤ 30 µs median for 2 KB prose, ≤ 60 µs for 2 KB
+Prints a markdown table and writes it with JSON (machine info) to
+benchmarks/results/chunk.{md,json}. Budget: ≤ 30 µs median for 2 KB prose, ≤ 60 µs for 2 KB
 mixed text.
 """
 
@@ -19,6 +20,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_scan import machine
 
 from memgate.chunking import chunk
 
@@ -143,14 +147,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    print("| input | size | median µs | p99 µs |")
-    print("|---|---:|---:|---:|")
+    lines = ["| input | size | median µs | p99 µs |", "|---|---:|---:|---:|"]
+    print("\n".join(lines))
+    rows = []
     for kind in KINDS:
         for size in SIZES:
             items = [generate(size, kind, args.seed * 1_000_003 + i) for i in range(args.n)]
             repeat = max(1, args.repeat * 2048 // max(size, 2048))
             median, p99 = bench(items, repeat)
-            print(f"| {kind} | {size} B | {median:.1f} | {p99:.1f} |")
+            rows.append({"kind": kind, "size": size, "median_us": median, "p99_us": p99})
+            lines.append(f"| {kind} | {size} B | {median:.1f} | {p99:.1f} |")
+            print(lines[-1])
+    results = Path(__file__).resolve().parent / "results"
+    results.mkdir(exist_ok=True)
+    (results / "chunk.md").write_text("# bench_chunk\n\n" + "\n".join(lines) + "\n")
+    data = {"machine": machine(), "args": vars(args), "rows": rows}
+    (results / "chunk.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
 if __name__ == "__main__":

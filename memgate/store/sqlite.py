@@ -19,6 +19,8 @@ import multiprocessing
 import os
 import re
 import sqlite3
+import threading
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +41,11 @@ FTS_BATCH = 256
 """Rows indexed into FTS per transaction; the store indexes once this many wait."""
 FTS_IDLE_SECONDS = 0.25
 """With fewer waiting, they are indexed after this long without writes."""
+WAL_AUTOCHECKPOINT_PAGES = 16384
+"""The writer checkpoints inline only past this many WAL pages (64 MiB): a bound
+on the WAL should the background checkpointer fall behind."""
+CHECKPOINT_PAUSE_SECONDS = 0.02
+"""The background checkpointer runs at most one pass per pause."""
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 _INSERT_EVENT = (
@@ -133,6 +140,50 @@ Records = list[LogRecord]
 Reads = list[ReadRecord]
 
 
+class _Checkpointer:
+    """WAL checkpoints off the commit path, in a thread on its own connection.
+
+    SQLite's automatic checkpoint runs inside the COMMIT that crosses the page
+    threshold: that commit copies the WAL into the database and fsyncs both
+    (milliseconds, the write p99). A PASSIVE checkpoint takes no write lock, so
+    here it runs beside the writer (the sqlite3 module releases the GIL while
+    SQLite works); the writer's own automatic checkpoint stays on, at a far
+    higher threshold, as the bound on the WAL's size."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._wake = threading.Event()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="memgate-checkpoint", daemon=True)
+        self._thread.start()
+
+    def poke(self) -> None:
+        self._wake.set()
+
+    def _run(self) -> None:
+        try:
+            db = sqlite3.connect(self._path, isolation_level=None)
+        except sqlite3.Error:
+            return  # the writer's automatic checkpoint still bounds the WAL
+        try:
+            db.execute("PRAGMA busy_timeout=1000")
+            while True:
+                self._wake.wait()
+                if self._stop:
+                    return
+                self._wake.clear()
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                time.sleep(CHECKPOINT_PAUSE_SECONDS)
+        finally:
+            db.close()
+
+    def close(self) -> None:
+        self._stop = True
+        self._wake.set()
+        self._thread.join(timeout=10)
+
+
 class SqliteStore:
     """Store port over one SQLite file. Open with `await SqliteStore.open(path, key)`."""
 
@@ -157,6 +208,13 @@ class SqliteStore:
         self._closed = False
         self._fts_waiting = 1  # unknown at open: the first search or idle pass checks
         self._fts_timer: asyncio.TimerHandle | None = None
+        self._checkpointer = _Checkpointer(path)
+        # Point reads (one row by key) on a read-only connection on the loop
+        # thread: the lookup costs a few microseconds, far less than aiosqlite's
+        # hop to its thread and back; WAL readers never wait for the writer.
+        self._point = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._point.execute("PRAGMA query_only=ON")
+        self._point.execute("PRAGMA busy_timeout=5000")
 
     @classmethod
     async def open(cls, path: Path, key: bytes) -> SqliteStore:
@@ -171,6 +229,7 @@ class SqliteStore:
             writer.execute("PRAGMA journal_mode=WAL")
             writer.execute("PRAGMA synchronous=NORMAL")
             writer.execute("PRAGMA busy_timeout=5000")
+            writer.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES:d}")
             cls._migrate(writer)
             row = writer.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1").fetchone()
             reader = await aiosqlite.connect(path, isolation_level=None)
@@ -342,6 +401,7 @@ class SqliteStore:
                     future.set_exception(error)
             return
         self._fts_waiting += len(item_rows)
+        self._checkpointer.poke()
         for (_, future), records in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(records)
@@ -422,8 +482,7 @@ class SqliteStore:
         self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
 
     async def get(self, memory_id: str) -> MemoryItem | None:
-        async with self._reader.execute("SELECT body FROM items WHERE id = ?", (memory_id,)) as cur:
-            row = await cur.fetchone()
+        row = self._point.execute("SELECT body FROM items WHERE id = ?", (memory_id,)).fetchone()
         return MemoryItem.model_validate_json(row[0]) if row else None
 
     async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
@@ -431,8 +490,7 @@ class SqliteStore:
             "SELECT body FROM items WHERE namespace = ? AND key = ? AND state != 'deleted'"
             " ORDER BY updated_at DESC, id DESC LIMIT 1"
         )
-        async with self._reader.execute(sql, (namespace_key(namespace), key)) as cur:
-            row = await cur.fetchone()
+        row = self._point.execute(sql, (namespace_key(namespace), key)).fetchone()
         return MemoryItem.model_validate_json(row[0]) if row else None
 
     def _where(self, query: PoolQuery) -> tuple[builtins.list[str], list[Any]]:
@@ -481,9 +539,16 @@ class SqliteStore:
             params.insert(0, fts)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         order = "ASC" if query.oldest_first else "DESC"
-        sql = (
-            f"SELECT items.body FROM {source}{where}"  # noqa: S608 - clauses are constants, values are ? parameters
+        # NOTE: the page is chosen on (rowid, sort keys) only, then its bodies are
+        # read: sorting every match with its ~2 KB body made a common word's search
+        # grow with the store (the sorter held all matching bodies).
+        page = (
+            f"SELECT items.rowid FROM {source}{where}"  # noqa: S608 - clauses are constants, values are ? parameters
             f" ORDER BY items.created_at {order}, items.id {order} LIMIT ? OFFSET ?"
+        )
+        sql = (
+            f"SELECT body FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
+            f" ORDER BY created_at {order}, id {order}"
         )
         params.extend([query.limit, query.offset])
         async with self._reader.execute(sql, params) as cur:
@@ -600,7 +665,9 @@ class SqliteStore:
         await self.flush()
         self._index_fts_quietly()  # a reopened store starts with everything indexed
         self._closed = True
+        await asyncio.to_thread(self._checkpointer.close)
         await self._reader.close()
+        self._point.close()
         self._writer.close()
 
 
