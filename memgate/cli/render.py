@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -32,8 +33,8 @@ def ns(namespace: Sequence[str]) -> str:
     return "/".join(namespace) or "-"
 
 
-def _when(item: MemoryItem) -> str:
-    return item.created_at.strftime("%Y-%m-%d %H:%M:%S")
+def _time(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _short(text: str, width: int = 60) -> str:
@@ -41,23 +42,23 @@ def _short(text: str, width: int = 60) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def items_table(items: Sequence[MemoryItem], title: str) -> Table:
-    grid = Table(title=title)
-    grid.add_column("id", no_wrap=True)
-    for column in ("namespace", "state", "trust", "source", "created", "rules", "content"):
-        grid.add_column(column, justify="right" if column == "trust" else "left")
+def items_table(items: Sequence[MemoryItem], title: str) -> Group:
+    """Two lines per memory (header, then content), readable at any terminal
+    width; `show` has the details (findings, times, reviewer)."""
+    lines: list[Text] = [Text(title, style="bold")]
     for item in items:
-        grid.add_row(
-            item.id,
-            ns(item.namespace),
-            Text(item.state.value, style=STATE_STYLE[item.state]),
-            f"{item.trust_score:.2f}",
-            item.source.value,
-            _when(item),
-            ", ".join(sorted({f.rule_id for f in item.findings})) or "-",
-            Text(_short(item.content)),
+        head = Text.assemble(
+            (item.id, "bold"),
+            "  ",
+            (item.state.value, STATE_STYLE[item.state]),
+            f"  trust {item.trust_score:.2f}  {item.source.value}  {ns(item.namespace)}",
         )
-    return grid
+        rules = sorted({f.rule_id for f in item.findings})
+        if rules:
+            head.append("  " + ", ".join(rules), style="magenta")
+        lines.append(head)
+        lines.append(Text("    " + _short(item.content, 200)))
+    return Group(*lines)
 
 
 def print_item(console: Console, item: MemoryItem) -> None:
@@ -69,7 +70,7 @@ def print_item(console: Console, item: MemoryItem) -> None:
         ("source", item.source.value),
         ("trust / decision", f"{item.trust_score:.2f} / {item.decision.value}"),
         ("session / agent / call", f"{item.session_id} / {item.agent_id} / {item.call_id}"),
-        ("created / updated", f"{item.created_at.isoformat()} / {item.updated_at.isoformat()}"),
+        ("created / updated", f"{_time(item.created_at)} / {_time(item.updated_at)}"),
         ("version", str(item.version)),
         ("derived from", ", ".join(item.derived_from) or "-"),
         ("reviewed by", item.reviewed_by or "-"),
@@ -114,7 +115,8 @@ def plan_table(plan: RollbackPlan) -> Table:
 
 
 def print_plan(console: Console, plan: RollbackPlan) -> None:
-    console.print(plan_table(plan))
+    if plan.changes:
+        console.print(plan_table(plan))
     for namespace, counts in sorted(plan.counts.items()):
         summary = ", ".join(f"{action} {n}" for action, n in sorted(counts.items()))
         console.print(f"  {namespace}: {summary}")
@@ -149,7 +151,7 @@ def print_investigation(console: Console, found: Investigation) -> None:
                 r.call_id or "-",
                 r.agent_id or "-",
                 r.tool or "-",
-                r.at.isoformat(),
+                _time(r.at),
             )
         console.print(grid)
     if found.impact:
@@ -211,28 +213,24 @@ def print_verify(console: Console, result: VerifyResult) -> None:
         )
 
 
-def records_table(records: Sequence[LogRecord], title: str = "log") -> Table:
-    grid = Table(title=title)
-    grid.add_column("seq", justify="right")
-    grid.add_column("at")
-    grid.add_column("op")
-    grid.add_column("memory", no_wrap=True)
-    for column in ("actor", "state", "reason"):
-        grid.add_column(column)
+def records_table(records: Sequence[LogRecord], title: str = "log") -> Group:
+    """One line per event (a second for its reason), readable at any width."""
+    lines: list[Text] = [Text(title, style="bold")]
     for record in records:
         e = record.event
         before = e.state_before.value if e.state_before else "∅"
         after = e.state_after.value if e.state_after else "∅"
-        grid.add_row(
-            str(record.seq),
-            e.at.strftime("%Y-%m-%d %H:%M:%S"),
-            e.op.value,
-            e.memory_id,
-            e.actor,
-            f"{before} → {after}",
-            Text(_short(e.reason or "", 40)),
+        lines.append(
+            Text.assemble(
+                (f"{record.seq:>6}", "bold"),
+                f"  {_time(e.at)}  ",
+                (f"{e.op.value:<11}", "magenta" if e.op.value == "rolled_back" else "cyan"),
+                f" {e.memory_id}",
+            )
         )
-    return grid
+        why = f": {_short(e.reason, 160)}" if e.reason else ""
+        lines.append(Text(f"        {before} → {after} by {e.actor}{why}"))
+    return Group(*lines)
 
 
 def keys_table(keys: Sequence[ApiKey]) -> Table:

@@ -79,7 +79,7 @@ def serve(
     with KeyStore(settings.keys_path) as keys:
         admin_key = keys.ensure_admin()
     url = browse_url(settings.host, settings.port)
-    console = Console()
+    console = Console(soft_wrap=True)
     console.print(f"memgate on [bold]{url}[/]  (data: {settings.data_dir.resolve()})")
     console.print(f"  review UI: {url}/ui    API docs: {url}/docs    graph: {settings.graph}")
     if admin_key is not None:
