@@ -31,7 +31,7 @@ browser:
 	@test -x "$(CHROMIUM)" || { echo "no Chromium at $(CHROMIUM): install Debian's chromium or set MEMGATE_CHROMIUM"; exit 1; }
 
 run: setup
-	$(BIN)/memgate scan --jsonl memgate/examples/writes.jsonl --table
+	$(BIN)/memgate serve --data-dir data
 
 lint: setup
 	$(BIN)/ruff check memgate tests benchmarks
