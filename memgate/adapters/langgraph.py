@@ -278,14 +278,16 @@ class MemgateStore(BaseStore):
         if item is None:
             return None
         if op.refresh_ttl:
-            item = await self._refresh(item)
+            await self._refresh(item)
         return self._item(item)
 
-    async def _refresh(self, item: MemoryItem) -> MemoryItem:
+    async def _refresh(self, item: MemoryItem) -> None:
+        """Restart a short-term item's TTL by writing it again (a new version with
+        the same id and created_at); the value's updated_at is kept in metadata."""
         ttl = item.metadata.get(TTL_KEY)
         if item.pool is not PoolName.SHORT or not isinstance(ttl, int | float) or not item.key:
-            return item
-        receipt = await self.backend.write(
+            return
+        await self.backend.write(
             MemoryWrite(
                 content=item.content,
                 namespace=item.namespace,
@@ -299,8 +301,6 @@ class MemgateStore(BaseStore):
                 ttl_seconds=float(ttl) * 60.0,
             )
         )
-        del receipt  # refreshing keeps the value's own times (in metadata)
-        return item
 
     def _item(self, item: MemoryItem) -> Item:
         return Item(
@@ -329,7 +329,7 @@ class MemgateStore(BaseStore):
         out = []
         for item in items:
             if op.refresh_ttl:
-                item = await self._refresh(item)
+                await self._refresh(item)
             out.append(
                 SearchItem(
                     namespace=self._public_ns(item.namespace),
