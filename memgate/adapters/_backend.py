@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Coroutine
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
@@ -262,6 +263,26 @@ class LoopRunner:
                 " use the async method (e.g. `await store.aget(...)`)"
             )
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+
+class LoopThread:
+    """An event loop on a daemon thread, for backends used from sync code (a
+    remote client under a sync LangGraph graph)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self.loop.run_forever, name="memgate-adapter", daemon=True
+        )
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(timeout=5)
+        self.loop.close()
 
 
 async def running_loop() -> asyncio.AbstractEventLoop:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -63,8 +63,10 @@ from memgate.adapters._backend import (
     PAGE,
     Backend,
     LoopRunner,
+    LoopThread,
     MemoryHeld,
     MemoryStatus,
+    RemoteBackend,
     canonical_json,
     find_key,
     parse_object,
@@ -145,6 +147,7 @@ class MemgateStore(BaseStore):
         self._runner = LoopRunner(loop)
         self._receipts: dict[tuple[tuple[str, ...], str], WriteReceipt] = {}
         self._sync: SyncGateway | None = None
+        self._closer: Callable[[], None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- construction ---------------------------------------------------------------
@@ -163,11 +166,29 @@ class MemgateStore(BaseStore):
 
         return cls.from_sync(open_sync_gateway(Path(data_dir)), **kwargs)
 
+    @classmethod
+    def connect(cls, url: str, key: str | None = None, **kwargs: Any) -> MemgateStore:
+        """A remote memgate server, usable from sync and async code (the HTTP
+        client lives on its own loop thread); `close()` when done."""
+        thread = LoopThread()
+        backend = RemoteBackend.connect(url, key)
+        store = cls(backend, loop=thread.loop, **kwargs)
+
+        def close() -> None:
+            thread.run(backend.close())
+            thread.stop()
+
+        store._closer = close
+        return store
+
     def close(self) -> None:
-        """Close the gateway this store opened (`open` / `from_sync`)."""
+        """Close what this store opened (`open`, `from_sync`, `connect`)."""
         if self._sync is not None:
             self._sync.close()
             self._sync = None
+        if self._closer is not None:
+            self._closer()
+            self._closer = None
 
     # -- BaseStore ------------------------------------------------------------------
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
+import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
 import httpx
+import uvicorn
 from autogen_core.memory import MemoryContent
 from conftest import HOSTILE
 from langgraph.config import get_store
@@ -26,6 +30,7 @@ from memgate.client import AsyncMemgateClient
 from memgate.domain import Source
 from memgate.domain.memory import MemoryState
 from memgate.service.app import create_app
+from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings
 
 Remote = Callable[[str], RemoteBackend]
@@ -202,3 +207,48 @@ def test_mcp_servers_on_a_remote_server(tmp_path: Path) -> None:
         assert "mcp-s" in {r.session_id for r in reads}
 
     run_remote(tmp_path, scenario)
+
+
+def test_sync_langgraph_store_against_a_server_over_http(tmp_path: Path) -> None:
+    """MemgateStore.connect: a sync graph against memgate served by uvicorn."""
+    settings = Settings(data_dir=tmp_path / "data", graph=None)
+    with KeyStore(settings.keys_path) as keys:
+        _, raw = keys.create("sync-agent", "agent", [])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    web = uvicorn.Server(config)
+    thread = threading.Thread(target=web.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not web.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    store = MemgateStore.connect(f"http://127.0.0.1:{port}", raw, source=Source.USER)
+    try:
+        builder = StateGraph(State)
+
+        def write(state: State) -> State:
+            get_store().put(("users", "u2"), "fact", {"text": state["fact"]})
+            return {}
+
+        def read(state: State) -> State:
+            item = get_store().get(("users", "u2"), "fact")
+            return {"recalled": item.value if item else None}
+
+        builder.add_node("write", write)
+        builder.add_node("read", read)
+        builder.add_edge(START, "write")
+        builder.add_edge("write", "read")
+        builder.add_edge("read", END)
+        out = builder.compile(store=store).invoke(
+            {"fact": "allergic to cats"}, {"configurable": {"thread_id": "T"}}
+        )
+        assert out["recalled"] == {"text": "allergic to cats"}
+        assert store.list_namespaces() == [("users", "u2")]
+    finally:
+        store.close()
+        web.should_exit = True
+        thread.join(timeout=20)
+        sock.close()
