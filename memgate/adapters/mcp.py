@@ -26,6 +26,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from memgate.adapters._backend import Backend, RemoteBackend
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, Target
 from memgate.domain.rollback import RollbackScope
@@ -165,10 +167,17 @@ class _Tools:
         return _receipt(receipt)
 
     async def update(
-        self, memory_id: str, content: str, session_id: str | None, ctx: Context | None
+        self,
+        memory_id: str,
+        content: str,
+        source: str,
+        session_id: str | None,
+        ctx: Context | None,
     ) -> dict[str, Any]:
         """A keyed memory gets a new version (same id); an unkeyed one is replaced:
-        the new memory is written, then the old one tombstoned."""
+        the new memory is written, then the old one tombstoned. The new content is
+        the caller's, so it is scanned as the caller's `source`, never as the old
+        memory's (an agent must not inherit a user's trust by editing)."""
         who = self.reader(session_id, ctx)
         old = await self.backend.read(memory_id, who)
         if old is None:
@@ -178,7 +187,7 @@ class _Tools:
                 content=content,
                 namespace=old.namespace,
                 key=old.key,
-                source=old.source,
+                source=Source(source),
                 session_id=who.session_id,
                 agent_id=who.agent_id,
                 call_id=who.call_id,
@@ -200,8 +209,16 @@ async def _tool_call[T](work: Awaitable[T]) -> T:
     tool error with their message (never a secret: messages name rules, not values)."""
     try:
         return await work
+    except ValidationError as exc:
+        # Field and reason only: pydantic's own text would echo the input back.
+        raise ToolError("; ".join(_problem(e) for e in exc.errors())) from None
     except (MemgateError, ValueError) as exc:
         raise ToolError(str(exc)) from None
+
+
+def _problem(error: Any) -> str:
+    where = ".".join(str(part) for part in error.get("loc", ())) or "input"
+    return f"{where}: {error.get('msg', 'invalid')}"
 
 
 def build_server(
@@ -309,10 +326,15 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
 
     @server.tool(annotations=OVERWRITE)
     async def update_memory(
-        memory_id: str, content: str, session_id: str | None = None, ctx: Context | None = None
+        memory_id: str,
+        content: str,
+        source: str = "agent",
+        session_id: str | None = None,
+        ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Replace a memory's content (rescanned; the old version stays in the log)."""
-        return await _tool_call(tools.update(memory_id, content, session_id, ctx))
+        """Replace a memory's content (rescanned as `source`; the old version stays
+        in the log)."""
+        return await _tool_call(tools.update(memory_id, content, source, session_id, ctx))
 
     @server.tool(annotations=REMOVE)
     async def delete_memory(

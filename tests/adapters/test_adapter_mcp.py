@@ -102,6 +102,8 @@ def test_agent_tools_end_to_end(gateway: Gateway) -> None:
                 client, "update_memory", memory_id=fact["id"], content="The user prefers coffee."
             )
             assert replaced["replaces"] == fact["id"]
+            # the agent's new text does not inherit the user's trust
+            assert replaced["state"] == "pending_review"
             assert (await gateway.get_any(fact["id"])).state is MemoryState.DELETED  # type: ignore[union-attr]
 
             gone = await call(client, "delete_memory", memory_id=note["id"], reason="done")
@@ -112,7 +114,8 @@ def test_agent_tools_end_to_end(gateway: Gateway) -> None:
             assert [e["op"] for e in history["events"]] == ["admitted", "admitted", "deleted"]
             assert history["events"][-1]["reason"] == "done"
 
-            assert "namespace" in await fails(client, "add_memory", content="x", namespace=[])
+            problem = await fails(client, "add_memory", content=TOKEN, namespace=[], key=TOKEN)
+            assert "namespace" in problem and TOKEN not in problem
             assert "not a valid Source" in await fails(
                 client, "add_memory", content="x", namespace=["u"], source="martian"
             )

@@ -21,7 +21,7 @@ from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
 from mcp import Client
 
-from memgate.adapters._backend import RemoteBackend
+from memgate.adapters import RemoteBackend
 from memgate.adapters.autogen import MemgateMemory
 from memgate.adapters.langgraph import MemgateStore
 from memgate.adapters.mcp import build_server
