@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from adapter_fixtures import HOSTILE, INJECTION, TOKEN
 from agent_framework import Agent, BaseChatClient, ChatResponse, Message
 from autogen_core.memory import MemoryContent, MemoryMimeType
 from autogen_core.model_context import BufferedChatCompletionContext
 from autogen_core.models import SystemMessage, UserMessage
-from conftest import HOSTILE, INJECTION, TOKEN
 
 from memgate.adapters.agent_framework import MemgateContextProvider
 from memgate.adapters.autogen import MemgateMemory, MemgateMemoryConfig

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 import pytest
-from conftest import HOSTILE, INJECTION, TOKEN, Clock
+from adapter_fixtures import HOSTILE, INJECTION, TOKEN, Clock
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph

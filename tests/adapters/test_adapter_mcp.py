@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from conftest import HOSTILE, TOKEN
+from adapter_fixtures import HOSTILE, TOKEN
 from mcp import Client
 
 from memgate.adapters.mcp import ADMIN_TOOLS, AGENT_TOOLS, build_server

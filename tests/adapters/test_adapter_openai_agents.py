@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from adapter_fixtures import HOSTILE, TOKEN
 from agents import Agent, Model, ModelResponse, Runner, Usage, function_tool
 from agents import set_tracing_disabled as disable_tracing
 from agents.memory.session import _session_accepts_wrapper
-from conftest import HOSTILE, TOKEN
 from openai.types.responses import (
     ResponseFunctionToolCall,
     ResponseOutputMessage,

@@ -15,8 +15,8 @@ from typing import Any, TypedDict
 
 import httpx
 import uvicorn
+from adapter_fixtures import HOSTILE
 from autogen_core.memory import MemoryContent
-from conftest import HOSTILE
 from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
 from mcp import Client
