@@ -19,11 +19,15 @@ import contextlib
 import json
 import logging
 import os
+import socket
+import threading
 from pathlib import Path
 from typing import Any
 
 import redis
 from falkordb import FalkorDB as ClientFalkorDB  # type: ignore[import-untyped]
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from memgate.errors import GraphUnavailable
 
@@ -39,13 +43,16 @@ def settings_file(db_path: Path) -> Path:
 
 
 def _socket_answers(socket_path: str) -> bool:
-    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=1.0)
-    try:
-        return bool(client.ping())
-    except (redis.RedisError, OSError):
-        return False
-    finally:
-        client.close()
+    """One PING on the unix socket, no retries (redis-py's client would retry
+    with backoff for seconds on a dead socket)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(1.0)
+        try:
+            sock.connect(socket_path)
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
 
 
 def _pid_alive(pid: int) -> bool:
@@ -91,6 +98,9 @@ class FalkorConnection:
         self.url = url
         self._db: Any = None
         self._graph: Any = None
+        # The projector's writer and reader threads share this connection: one
+        # of them starts (or reaches) the server, never both.
+        self._lock = threading.Lock()
 
     @property
     def embedded(self) -> bool:
@@ -101,6 +111,11 @@ class FalkorConnection:
         return self.data_dir / DB_FILE if self.data_dir is not None else None
 
     def connect(self) -> None:
+        with self._lock:
+            if self._graph is None:
+                self._connect()
+
+    def _connect(self) -> None:
         try:
             self._db = self._open()
             self._graph = self._db.select_graph(self.graph_name)
@@ -112,7 +127,10 @@ class FalkorConnection:
     def _open(self) -> Any:
         if self.url is not None:
             db = ClientFalkorDB.from_url(
-                self.url, socket_timeout=SOCKET_TIMEOUT_S, socket_connect_timeout=5.0
+                self.url,
+                socket_timeout=SOCKET_TIMEOUT_S,
+                socket_connect_timeout=5.0,
+                retry=_one_retry(),
             )
             db.connection.ping()
             return db
@@ -125,14 +143,14 @@ class FalkorConnection:
         os.chmod(path.parent, 0o700)
         clean_stale_settings(path)
         try:
-            return EmbeddedFalkorDB(str(path), socket_timeout=SOCKET_TIMEOUT_S)
+            return EmbeddedFalkorDB(str(path), socket_timeout=SOCKET_TIMEOUT_S, retry=_one_retry())
         except Exception as exc:
             # A settings file that looked alive but is not (pid reused, socket
             # wedged): drop it and start our own server once more.
             log.warning("embedded FalkorDB failed to start (%s); retrying", _describe(exc))
             with contextlib.suppress(FileNotFoundError):
                 settings_file(path).unlink()
-            return EmbeddedFalkorDB(str(path), socket_timeout=SOCKET_TIMEOUT_S)
+            return EmbeddedFalkorDB(str(path), socket_timeout=SOCKET_TIMEOUT_S, retry=_one_retry())
 
     @property
     def socket_path(self) -> str | None:
@@ -145,8 +163,13 @@ class FalkorConnection:
         return int(getattr(client, "pid", 0) or 0)
 
     def reconnect(self) -> None:
-        self.close(shutdown=False)
-        self.connect()
+        """After an error: if our embedded server still runs, keep it (redis
+        reconnects by itself); if it died, start a new one on the same file."""
+        with self._lock:
+            if self._graph is not None and self.embedded and self.server_pid:
+                return
+            self._close(shutdown=False)
+            self._connect()
 
     def query(
         self, cypher: str, params: dict[str, Any] | None = None, *, read_only: bool = False
@@ -159,6 +182,8 @@ class FalkorConnection:
         except _SERVER_ERRORS as exc:
             raise GraphUnavailable(f"FalkorDB unreachable: {_describe(exc)}") from None
         except redis.RedisError as exc:
+            if read_only and "empty key" in str(exc):
+                return []  # nothing projected into this graph yet
             raise GraphUnavailable(f"graph query failed: {_describe(exc)}") from None
         return list(result.result_set)
 
@@ -175,6 +200,10 @@ class FalkorConnection:
             raise GraphUnavailable(f"graph delete failed: {_describe(exc)}") from None
 
     def close(self, *, shutdown: bool = True) -> None:
+        with self._lock:
+            self._close(shutdown=shutdown)
+
+    def _close(self, *, shutdown: bool) -> None:
         db, self._db, self._graph = self._db, None, None
         if db is None:
             return
@@ -183,6 +212,13 @@ class FalkorConnection:
                 db.close()  # saves the data file and stops our server
             else:
                 db.connection.close()
+
+
+def _one_retry() -> Retry:
+    """One immediate retry (a dropped idle connection), not redis-py's default
+    of several with backoff: an outage must be reported in milliseconds, and
+    the projector has its own backoff."""
+    return Retry(NoBackoff(), 1)
 
 
 def _describe(exc: BaseException) -> str:
