@@ -19,7 +19,7 @@ Rows:
     .venv/bin/python benchmarks/bench_langgraph.py [--n 1000] [--source agent]
 
 Prints a table (mean and p95 per op, ratio of put+get to SqliteStore) and writes
-benchmarks/results/langgraph.{md,json}.
+benchmarks/results/langgraph.{md,json} (langgraph-<source>.* for another --source).
 """
 
 from __future__ import annotations
@@ -261,8 +261,9 @@ def main() -> None:
     )
     print(header + text)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "langgraph.md").write_text(header + text + "\n")
-    (RESULTS / "langgraph.json").write_text(
+    stem = "langgraph" if args.source == "agent" else f"langgraph-{args.source}"
+    (RESULTS / f"{stem}.md").write_text(header + text + "\n")
+    (RESULTS / f"{stem}.json").write_text(
         json.dumps(
             {"n": args.n, "source": args.source, "results": summary, "machine": machine()},
             indent=2,

@@ -133,6 +133,9 @@ def test_sync_graph_on_sqlite_with_a_store_on_its_own_loop(tmp_path: Path) -> No
     try:
         item = store.get(NS, "units")
         assert item is not None and item.value == {"text": "prefers metric units", "n": 1.0}
+        # async calls from another loop hop to the gateway's loop thread
+        again = asyncio.run(store.aget(NS, "units"))
+        assert again is not None and again.value == item.value
     finally:
         store.close()
 
