@@ -1,0 +1,49 @@
+"""The schema files: every label and edge a template uses is declared, the
+depth is the only inlined value and only 1..6 exist."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memgate.graph.schema import DEPTH_TOKEN, TEMPLATES, load_schema, schema_dir
+
+
+def test_templates_use_only_declared_labels_and_edges() -> None:
+    schema = load_schema()
+    for name in TEMPLATES:
+        text = schema.queries[name]
+        for label in re.findall(r"\(\s*\w*\s*:\s*(\w+)", text):
+            assert label in schema.labels, (name, label)
+        for edge in re.findall(r"\[\s*\w*\s*:\s*(\w+)", text):
+            assert edge in schema.edges, (name, edge)
+
+
+def test_every_schema_file_is_loaded() -> None:
+    files = {p.stem for p in schema_dir().glob("*.cypher")}
+    assert files == set(TEMPLATES)
+
+
+def test_depth_is_the_only_inlined_value() -> None:
+    schema = load_schema()
+    for name, text in schema.queries.items():
+        if name != "blast_radius":
+            assert DEPTH_TOKEN not in text
+        assert "{{" not in text and "%s" not in text
+    assert sorted(schema.blast) == [1, 2, 3, 4, 5, 6]
+    for depth, text in schema.blast.items():
+        assert f"*1..{depth}]" in text and DEPTH_TOKEN not in text
+
+
+@pytest.mark.parametrize("depth", [0, 7, "3", 3.0, True, -2])
+def test_no_template_for_other_depths(depth: object) -> None:
+    with pytest.raises(ValueError, match=r"1\.\.6"):
+        load_schema().blast_radius(depth)  # type: ignore[arg-type]
+
+
+def test_indexes_cover_every_merge_key() -> None:
+    schema = load_schema()
+    indexed = set(schema.index_statements)
+    for label, spec in schema.labels.items():
+        assert f"CREATE INDEX FOR (n:{label}) ON (n.{spec['key']})" in indexed
