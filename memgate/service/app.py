@@ -11,13 +11,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI
 
 from memgate.bootstrap import open_gateway
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
-from memgate.service.deps import MemgateState
+from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.keys import KeyStore
 from memgate.service.metrics import Metrics, TimedInspector
 from memgate.service.problems import BodyLimit, install
@@ -94,4 +95,36 @@ def create_app(settings: Settings) -> FastAPI:
     for module in (memories, review, scan, incident, keys, health):
         app.include_router(module.router)
     app.include_router(build_ui_router())
+    _document_security(app)
     return app
+
+
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/ui")
+
+
+def _document_security(app: FastAPI) -> None:
+    """Name the API-key schemes in the OpenAPI schema, on every operation that needs
+    a key (the key is read by one plain dependency, see deps.authenticate)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = app.openapi_schema
+        if schema is None:
+            schema = build()
+            schema.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
+            for path, operations in schema.get("paths", {}).items():
+                if path.startswith(PUBLIC_PATHS):
+                    continue
+                for operation in operations.values():
+                    operation["security"] = [{name: []} for name in SECURITY_SCHEMES]
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def app_from_env() -> FastAPI:
+    """`create_app(Settings.from_env())`, for ASGI servers that take a factory:
+
+    MEMGATE_DATA_DIR=data uvicorn --factory memgate.service.app:app_from_env
+    """
+    return create_app(Settings.from_env())

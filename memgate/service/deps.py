@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
-from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from memgate.domain.memory import MemoryItem, Reader
 from memgate.gateway import Gateway
@@ -32,55 +31,72 @@ class MemgateState:
     metrics: Metrics
 
 
-def get_state(request: Request) -> MemgateState:
+def _state_of(request: Request) -> MemgateState:
     state = getattr(request.app.state, "memgate", None)
     if not isinstance(state, MemgateState):
         raise Problem(503, "Starting", "the service is not started", kind="unavailable")
     return state
 
 
+async def get_state(request: Request) -> MemgateState:
+    return _state_of(request)
+
+
 State = Annotated[MemgateState, Depends(get_state)]
 
-_bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer mgk_...`")
-_header_key = APIKeyHeader(
-    name="X-Memgate-Key", auto_error=False, description="An API key, as a header."
-)
+BEARER = "bearer"
+HEADER_KEY = "X-Memgate-Key"
+SECURITY_SCHEMES = {
+    "APIKeyBearer": {
+        "type": "http",
+        "scheme": BEARER,
+        "description": "An API key: `Authorization: Bearer mgk_...`",
+    },
+    "APIKeyHeader": {
+        "type": "apiKey",
+        "in": "header",
+        "name": HEADER_KEY,
+        "description": "An API key, as a header.",
+    },
+}
+"""Documented in the OpenAPI schema by the app (see app.py); read here directly
+from the headers, in one dependency per request (each FastAPI dependency costs
+tens of microseconds, and every route needs the key)."""
 
 
-def authenticate(
-    state: State,
-    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-    header_key: Annotated[str | None, Depends(_header_key)],
-) -> Principal:
+def _unauthorized(detail: str) -> Problem:
+    return Problem(
+        401, "Unauthorized", detail, kind="unauthorized", headers={"WWW-Authenticate": "Bearer"}
+    )
+
+
+def authenticate(request: Request) -> Principal:
     """The calling key, or 401."""
-    raw = bearer.credentials if bearer is not None else header_key
+    raw = None
+    authorization = request.headers.get("authorization")
+    if authorization:
+        scheme, _, credentials = authorization.partition(" ")
+        if scheme.lower() == BEARER and credentials.strip():
+            raw = credentials.strip()
+    if raw is None:
+        raw = request.headers.get(HEADER_KEY)
     if not raw:
-        raise Problem(
-            401,
-            "Unauthorized",
-            "an API key is required: Authorization: Bearer <key> or X-Memgate-Key",
-            kind="unauthorized",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    principal = state.keys.authenticate(raw)
+        raise _unauthorized("an API key is required: Authorization: Bearer <key> or X-Memgate-Key")
+    principal = _state_of(request).keys.authenticate(raw)
     if principal is None:
-        raise Problem(
-            401,
-            "Unauthorized",
-            "unknown or revoked API key",
-            kind="unauthorized",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+        raise _unauthorized("unknown or revoked API key")
     return principal
 
 
-def require(*roles: Role) -> Callable[[Principal], Awaitable[Principal]]:
-    """A dependency that admits the given roles only (403 otherwise)."""
+def require(*roles: Role) -> Callable[[Request], Awaitable[Principal]]:
+    """A dependency that admits the given roles only (401 without a key, 403 for
+    another role)."""
     allowed = frozenset(roles)
+    names = ", ".join(sorted(r.value for r in allowed))
 
-    async def check(principal: Annotated[Principal, Depends(authenticate)]) -> Principal:
+    async def check(request: Request) -> Principal:
+        principal = authenticate(request)
         if principal.role not in allowed:
-            names = ", ".join(sorted(r.value for r in allowed))
             raise Problem.forbidden(f"this needs a key with role {names}")
         return principal
 
