@@ -48,8 +48,9 @@ pytest: setup browser
 
 test: lint typecheck layers pytest
 
+# BENCH_ARGS: e.g. --million (adds the 1M-event growth line), --quick, --only scan write
 bench: setup
-	$(BIN)/python benchmarks/bench_scan.py
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -26,6 +26,7 @@ import asyncio
 import gc
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -92,34 +93,6 @@ def _fill(cell: str, texts: list[str]) -> Any:
 
         asyncio.run(go())
         return pool
-    if cell == "memgate_gateway":
-        import tempfile
-
-        from memgate.bootstrap import open_gateway
-        from memgate.domain import Source
-        from memgate.domain.memory import MemoryState, MemoryWrite, Target
-
-        async def write_all() -> Any:
-            gateway = await open_gateway(Path(tempfile.mkdtemp(prefix="memgate-footprint-")))
-            for i, text in enumerate(texts):
-                receipt = await gateway.write(
-                    MemoryWrite(
-                        content=text,
-                        namespace=("agent", f"session-{i % SPACES}"),
-                        source=Source.TOOL,
-                        session_id=f"session-{i % SPACES}",
-                        agent_id="agent-1",
-                        call_id=f"call-{i}",
-                        target=Target.SHORT,
-                    )
-                )
-                assert receipt.state is MemoryState.TRANSIENT
-            await gateway.flush()
-            return gateway
-
-        # NOTE: the gateway is left open (its pool must stay alive while measured);
-        # the process ends right after.
-        return asyncio.run(write_all())
     if cell == "langgraph_memory":
         from langgraph.store.memory import InMemoryStore
 
@@ -137,15 +110,64 @@ def _fill(cell: str, texts: list[str]) -> Any:
     raise ValueError(cell)
 
 
+async def _gateway_cell(texts: list[str]) -> tuple[int, float]:
+    """RSS growth while `texts` are written through a SQLite-backed Gateway
+    (target short), measured with the gateway open, which is then closed."""
+    import tempfile
+
+    from memgate.bootstrap import open_gateway
+    from memgate.domain import Source
+    from memgate.domain.memory import MemoryState, MemoryWrite, Target
+
+    directory = Path(tempfile.mkdtemp(prefix="memgate-footprint-"))
+    gateway = await open_gateway(directory)
+    try:
+
+        def write(i: int, text: str) -> MemoryWrite:
+            return MemoryWrite(
+                content=text,
+                namespace=("agent", f"session-{i % SPACES}"),
+                source=Source.TOOL,
+                session_id=f"session-{i % SPACES}",
+                agent_id="agent-1",
+                call_id=f"call-{i}",
+                target=Target.SHORT,
+            )
+
+        for i, text in enumerate(_texts(50)):  # first-use costs stay out
+            await gateway.write(write(i, text).model_copy(update={"namespace": ("warm",)}))
+        gc.collect()
+        rss0 = _rss()
+        t0 = time.perf_counter()
+        for i, text in enumerate(texts):
+            receipt = await gateway.write(write(i, text))
+            assert receipt.state is MemoryState.TRANSIENT
+        await gateway.flush()
+        fill_s = time.perf_counter() - t0
+        gc.collect()
+        return _rss() - rss0, fill_s
+    finally:
+        await gateway.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def one(cell: str, n: int) -> dict[str, Any]:
     """Measure one cell in this process (called in a fresh subprocess). The
     gateway cell is measured by RSS only (tracemalloc would slow every scan)."""
     texts = _texts(n)
+    if cell == "memgate_gateway":
+        rss, fill_s = asyncio.run(_gateway_cell(texts))
+        return {
+            "cell": cell,
+            "entries": n,
+            "traced_bytes": None,
+            "rss_bytes": rss,
+            "content_bytes": sum(len(t.encode()) for t in texts),
+            "fill_s": fill_s,
+        }
     _fill(cell, texts[:50])  # imports and first-use caches stay out
     gc.collect()
-    traced_too = cell != "memgate_gateway"
-    if traced_too:
-        tracemalloc.start()
+    tracemalloc.start()
     rss0 = _rss()
     base, _ = tracemalloc.get_traced_memory()
     t0 = time.perf_counter()
@@ -156,13 +178,11 @@ def one(cell: str, n: int) -> dict[str, Any]:
     rss = _rss() - rss0
     tracemalloc.stop()
     del holder
-    if not traced_too:
-        traced = base = 0
     text_bytes = sum(len(t.encode()) for t in texts)
     return {
         "cell": cell,
         "entries": n,
-        "traced_bytes": traced - base if traced_too else None,
+        "traced_bytes": traced - base,
         "rss_bytes": rss,
         "content_bytes": text_bytes,
         "fill_s": fill_s,
@@ -175,6 +195,7 @@ def _run_cell(cell: str, n: int) -> dict[str, Any] | None:
         capture_output=True,
         text=True,
         check=False,
+        timeout=3600,
     )
     if proc.returncode != 0:
         print(f"{cell}: failed\n{proc.stderr[-2000:]}", file=sys.stderr)
