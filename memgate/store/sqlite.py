@@ -44,7 +44,7 @@ FTS_IDLE_SECONDS = 0.25
 WAL_AUTOCHECKPOINT_PAGES = 16384
 """The writer checkpoints inline only past this many WAL pages (64 MiB): a bound
 on the WAL should the background checkpointer fall behind."""
-CHECKPOINT_PAUSE_SECONDS = 0.02
+CHECKPOINT_PAUSE_SECONDS = 0.25
 """The background checkpointer runs at most one pass per pause."""
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
