@@ -187,6 +187,15 @@ class FalkorConnection:
             raise GraphUnavailable(f"graph query failed: {_describe(exc)}") from None
         return list(result.result_set)
 
+    def explain(self, cypher: str, params: dict[str, Any] | None = None) -> str:
+        """The execution plan (tests check that every template uses an index)."""
+        if self._graph is None:
+            self.connect()
+        try:
+            return str(self._graph.explain(cypher, params or {}))
+        except redis.RedisError as exc:
+            raise GraphUnavailable(f"explain failed: {_describe(exc)}") from None
+
     def delete_graph(self) -> None:
         """Drop the whole graph (rebuild)."""
         if self._graph is None:

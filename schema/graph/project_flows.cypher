@@ -1,8 +1,12 @@
 // Taint: every memory the writing session had read before the write flowed to
 // the written memory. Run after the reads up to this point are projected (the
 // projector drains reads before each batch of events).
+// The WITH pins the plan to the indexed session lookup (without it FalkorDB
+// scanned every Memory: 300 writes took 2.4 s instead of milliseconds).
 UNWIND $rows AS w
-MATCH (s:Session {id: w.session})-[:MADE]->(:Call)-[r:READ]->(m:Memory)
+MATCH (s:Session {id: w.session})
+WITH w, s
+MATCH (s)-[:MADE]->(:Call)-[r:READ]->(m:Memory)
 WHERE r.at <= w.at AND m.id <> w.mid
 WITH w, m, min(r.at) AS first
 MATCH (x:Memory {id: w.mid})
