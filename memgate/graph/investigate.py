@@ -32,37 +32,50 @@ def reader_rows(rows: Rows) -> tuple[bool, list[ReaderRow]]:
     return bool(rows), out
 
 
-def impact_rows(rows: Rows) -> tuple[set[str], list[ImpactRow]]:
-    """(known subjects, impacted memories): one row per memory reached, on its
-    shortest path, the path as evidence (memory, session, call, memory, ...). With
-    several subjects, one may be in another's blast radius: it is listed."""
+def impact_rows(rows: Rows, depth: int) -> tuple[set[str], list[ImpactRow]]:
+    """(known subjects, impacted memories). Each row is one subject with the
+    nodes and edges its breadth-first walk reached; each memory is listed once,
+    at its shortest distance, with that path as evidence (memory, session, call,
+    memory, ...). With several subjects, one may be in another's blast radius:
+    it is listed."""
     known: set[str] = set()
     best: dict[str, ImpactRow] = {}
-    for subject, target, ns, state, length, nodes, sessions, calls in rows:
+    for subject, nodes, edges in rows:
         known.add(str(subject))
-        if target is None or target == subject:
-            continue
-        depth = int(length)
-        previous = best.get(target)
-        if previous is not None and previous.depth <= depth:
-            continue
-        path: list[str] = []
-        for i, node in enumerate(nodes):
-            path.append(f"memory:{node}")
-            if i < len(sessions) and sessions[i]:
-                path.append(f"session:{sessions[i]}")
-                if calls[i]:
-                    path.append(f"call:{calls[i]}")
-        last_session = sessions[-1] if sessions and sessions[-1] else None
-        best[target] = ImpactRow(
-            memory_id=target,
-            namespace=_ns(ns),
-            state=state,
-            depth=depth,
-            session_id=last_session,
-            call_id=calls[-1] if last_session else None,
-            path=tuple(path),
-        )
+        info = {str(n[0]): (n[1], n[2]) for n in nodes or ()}
+        out: dict[str, list[tuple[str, Any, Any]]] = {}
+        for start, end, session, call in edges or ():
+            out.setdefault(str(start), []).append((str(end), session, call))
+        # Shortest paths from the subject over the walk's edges.
+        path_to: dict[str, list[str]] = {str(subject): [f"memory:{subject}"]}
+        last_hop: dict[str, tuple[Any, Any]] = {}
+        frontier = [str(subject)]
+        for level in range(1, depth + 1):
+            nxt: list[str] = []
+            for node in frontier:
+                for target, session, call in out.get(node, ()):
+                    if target in path_to:
+                        continue
+                    hop = [f"session:{session}", f"call:{call}"] if session else []
+                    if session and not call:
+                        hop = hop[:1]
+                    path_to[target] = [*path_to[node], *hop, f"memory:{target}"]
+                    last_hop[target] = (session or None, call if session else None)
+                    nxt.append(target)
+                    previous = best.get(target)
+                    if previous is not None and previous.depth <= level:
+                        continue
+                    ns, state = info.get(target, (None, None))
+                    best[target] = ImpactRow(
+                        memory_id=target,
+                        namespace=_ns(ns),
+                        state=state,
+                        depth=level,
+                        session_id=last_hop[target][0],
+                        call_id=last_hop[target][1],
+                        path=tuple(path_to[target]),
+                    )
+            frontier = nxt
     ordered = sorted(best.values(), key=lambda r: (r.depth, r.memory_id))
     return known, ordered
 

@@ -133,6 +133,9 @@ class MemoryBackend:
         rows = sorted(self._read_rows(p["id"], p["since"], p["until"]), key=lambda r: r[4])
         return rows[: p["limit"]] or [[None, None, None, None, None, p["id"]]]
 
+    def _known(self, p: dict[str, Any]) -> Rows:
+        return [[i] for i in p["ids"] if i in self.memories]
+
     def _readers_many(self, p: dict[str, Any]) -> Rows:
         rows = [r for mid in p["ids"] for r in self._read_rows(mid, None, None)]
         return sorted(rows, key=lambda r: r[4])[: p["limit"]]
@@ -194,39 +197,31 @@ class MemoryBackend:
         return rows[: p["limit"]] + readers[: p["limit"]]
 
     def blast(self, depth: int, params: dict[str, Any]) -> Rows:
+        """Like `algo.BFS`: the nodes reached within `depth` hops and the edges
+        that first reached them, per subject."""
         load_schema().blast_radius(depth)  # the same validation as the real templates
         rows: Rows = []
         for subject in params["ids"]:
             if subject not in self.memories:
                 continue
-            found: Rows = []
-            self._walk(subject, depth, [subject], [], found)
-            rows.extend(found or [[subject, None, None, None, None, None, None, None]])
-        return rows[: params["limit"]]
-
-    def _walk(
-        self, subject: str, depth: int, nodes: list[str], edges: list[Flow], out: Rows
-    ) -> None:
-        """Every path of FLOWED_TO edges up to `depth`, no edge twice (Cypher's rule)."""
-        for (target, _), flow in self.flows.get(nodes[-1], {}).items():
-            if any(flow is e for e in edges):
-                continue
-            path_nodes, path_edges = [*nodes, target], [*edges, flow]
-            m = self.memories[target]
-            out.append(
-                [
-                    subject,
-                    target,
-                    m.get("ns"),
-                    m.get("state"),
-                    len(path_edges),
-                    path_nodes,
-                    [e["session"] for e in path_edges],
-                    [e["call"] for e in path_edges],
-                ]
-            )
-            if len(path_edges) < depth:
-                self._walk(subject, depth, path_nodes, path_edges, out)
+            seen = {subject}
+            nodes: list[list[Any]] = []
+            edges: list[list[Any]] = []
+            frontier = [subject]
+            for _ in range(depth):
+                nxt = []
+                for node in frontier:
+                    for (target, _), flow in self.flows.get(node, {}).items():
+                        if target in seen:
+                            continue
+                        seen.add(target)
+                        m = self.memories[target]
+                        nodes.append([target, m.get("ns"), m.get("state")])
+                        edges.append([node, target, flow["session"], flow["call"]])
+                        nxt.append(target)
+                frontier = nxt
+            rows.append([subject, nodes, edges])
+        return rows
 
     def reconnect(self) -> None:
         return None

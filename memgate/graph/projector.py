@@ -81,6 +81,8 @@ class GraphProjection:
         self._progress = asyncio.Condition()
         self._closed = False
         self._rebuilding = asyncio.Lock()
+        self._heads = (0, 0)
+        """SQLite's heads at the last `sync`: how fresh an answer is."""
         self._attempted = asyncio.Event()
         """Set once the first connection attempt ended (either way)."""
         self.projected_events = 0
@@ -220,7 +222,7 @@ class GraphProjection:
                 self._progress.notify_all()
 
     async def sync(self, within: float = 2.0) -> bool:
-        head_seq, head_read = await self.store.log_heads()
+        head_seq, head_read = self._heads = await self.store.log_heads()
 
         def caught_up() -> bool:
             return self._applied.events_seq >= head_seq and self._applied.reads_seq >= head_read
@@ -286,18 +288,20 @@ class GraphProjection:
         """Run a template on a reader thread after a bounded catch-up; the
         Investigation fields saying how fresh the evidence is."""
         await self.sync(within=2.0)
+        # Marks before the query: the answer reflects at least this much.
+        applied, (head_seq, head_read) = self._applied, self._heads
         try:
             rows = await self._on_reader(query)
         except GraphUnavailable:
             raise
         except Exception as exc:
             raise GraphUnavailable(f"{kind} failed: {exc.__class__.__name__}") from None
-        status = await self.status()
+        lag = max(head_seq - applied.events_seq, 0) + max(head_read - applied.reads_seq, 0)
         return rows, {
             "kind": kind,
             "subject": subject,
-            "projected_seq": status.projected_seq,
-            "lag": status.lag,
+            "projected_seq": applied.events_seq,
+            "lag": lag,
         }
 
     async def readers(
@@ -327,12 +331,11 @@ class GraphProjection:
     async def blast_radius(self, memory_id: str, depth: int) -> Investigation:
         if type(depth) is not int or not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be an integer 1..{MAX_DEPTH}")
-        limit = ROW_LIMIT * 10
-        params = {"ids": [memory_id], "limit": limit}
+        params = {"ids": [memory_id]}
         rows, base = await self._answer(
             "blast_radius", memory_id, lambda: self.backend.blast(depth, params)
         )
-        known, impact = investigate.impact_rows(rows)
+        known, impact = investigate.impact_rows(rows, depth)
         if not known:
             return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
         if not impact:
@@ -340,7 +343,7 @@ class GraphProjection:
         return Investigation(
             status=Status.OK,
             impact=tuple(impact[:ROW_LIMIT]),
-            truncated=len(rows) >= limit or len(impact) > ROW_LIMIT,
+            truncated=len(impact) > ROW_LIMIT,
             **base,
         )
 
@@ -382,6 +385,6 @@ class GraphProjection:
     async def impact_of(
         self, memory_ids: Sequence[str], depth: int, limit: int = ROW_LIMIT
     ) -> tuple[ImpactRow, ...]:
-        params = {"ids": list(memory_ids), "limit": limit * 10}
+        params = {"ids": list(memory_ids)}
         rows, _ = await self._answer("blast_radius", "*", lambda: self.backend.blast(depth, params))
-        return tuple(investigate.impact_rows(rows)[1][:limit])
+        return tuple(investigate.impact_rows(rows, depth)[1][:limit])

@@ -30,6 +30,7 @@ TEMPLATES = (
     "readers",
     "readers_many",
     "blast_radius",
+    "known",
     "provenance",
     "exposure",
 )
