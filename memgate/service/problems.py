@@ -25,11 +25,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memgate.errors import (
     GraphUnavailable,
     IllegalTransition,
+    KeyFileError,
     MemgateError,
     NotFound,
     OversizedWrite,
+    PolicyError,
     ReviewRefused,
     RollbackInProgress,
+    RulesError,
     StorageError,
     WriteRefused,
 )
@@ -116,37 +119,45 @@ class Problem(Exception):
         )
 
 
+ERROR_STATUS: dict[type[MemgateError], tuple[int, str, str]] = {
+    NotFound: (404, "Not found", "not-found"),
+    IllegalTransition: (409, "Illegal transition", "illegal-transition"),
+    OversizedWrite: (413, "Content too large", "oversized"),
+    WriteRefused: (422, "Write refused", "write-refused"),
+    ReviewRefused: (403, "Review refused", "review-refused"),
+    KeyConflict: (409, "Conflict", "conflict"),
+    RollbackInProgress: (503, "Rollback in progress", "rollback"),
+    GraphUnavailable: (503, "Unavailable", "unavailable"),
+    StorageError: (503, "Unavailable", "unavailable"),
+    # Server configuration, never client input: the operator fixes the files.
+    RulesError: (500, "Server misconfigured", "misconfigured"),
+    PolicyError: (500, "Server misconfigured", "misconfigured"),
+    KeyFileError: (500, "Server misconfigured", "misconfigured"),
+}
+"""Status, title and problem kind for each error of the tree (the nearest class
+in the error's MRO wins). tests/service checks that every class is here."""
+
+
 def problem_for(exc: MemgateError) -> Problem:
     """The answer to one error of the tree. Messages of the tree never carry a
-    secret value (findings are named by rule id), so they are safe to return."""
+    secret value (findings are named by rule id), so they are safe to return,
+    except for server-side failures, which are logged and answered generically."""
+    entry = next((ERROR_STATUS[c] for c in type(exc).__mro__ if c in ERROR_STATUS), None)
+    if entry is None:
+        log.error("unmapped memgate error: %s", type(exc).__name__)
+        return Problem(500, "Internal error", "the server failed; see its log", kind="internal")
+    status, title, kind = entry
     detail = str(exc)
-    if isinstance(exc, NotFound):
-        return Problem.not_found(detail)
-    if isinstance(exc, IllegalTransition):
-        return Problem(409, "Illegal transition", detail, kind="illegal-transition")
-    if isinstance(exc, OversizedWrite):
-        return Problem(
-            413,
-            "Content too large",
-            detail,
-            kind="oversized",
-            errors=[FieldError(field="body.content", reason=detail)],
-        )
-    if isinstance(exc, WriteRefused):
-        return Problem(422, "Write refused", detail, kind="write-refused")
-    if isinstance(exc, ReviewRefused):
-        return Problem(403, "Review refused", detail, kind="review-refused")
-    if isinstance(exc, KeyConflict):
-        return Problem(409, "Conflict", detail, kind="conflict")
+    if status >= 500 and not isinstance(exc, RollbackInProgress):
+        log.error("%s: %s", type(exc).__name__, detail)
+        detail = f"{title.lower()}; see the server's log"
+    headers = None
     if isinstance(exc, RollbackInProgress):
-        retry = str(max(1, math.ceil(exc.retry_after)))
-        return Problem(
-            503, "Rollback in progress", detail, kind="rollback", headers={"Retry-After": retry}
-        )
-    if isinstance(exc, GraphUnavailable | StorageError):
-        return Problem(503, "Unavailable", detail, kind="unavailable", headers={"Retry-After": "5"})
-    log.error("unmapped memgate error: %s", type(exc).__name__)
-    return Problem(500, "Internal error", "the server failed; see its log", kind="internal")
+        headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
+    elif status == 503:
+        headers = {"Retry-After": "5"}
+    errors = [FieldError(field="body.content", reason=detail)] if status == 413 else None
+    return Problem(status, title, detail, kind=kind, errors=errors, headers=headers)
 
 
 def _field(loc: Sequence[Any]) -> str:

@@ -9,6 +9,7 @@ fails `test_every_route_has_a_row`. Agent and reviewer keys are scoped to
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -66,9 +67,18 @@ class World:
                 agent_id="another-writer",
                 session_id="s-other",
             )
-        receipt = await self.service.state.gateway.write(write)
+        gateway = self.service.state.gateway
+        receipt = await gateway.write(write)
         expected = "pending_review" if kind == "pending" else "approved"
         assert receipt.state.value == expected
+        # NOTE: with a graph projecting, a log read right after an acknowledged
+        # write sometimes misses it (about 1 in 300; reported to the store's owner,
+        # repro in the report). This matrix tests authorization, not that race, so
+        # the target is made visible to log reads before the requests start.
+        for _ in range(100):
+            if await gateway.history(receipt.id):
+                break
+            await asyncio.sleep(0.01)
         return receipt.id
 
 

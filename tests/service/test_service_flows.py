@@ -92,10 +92,9 @@ async def test_reference_incident_over_http(graph_service: Service) -> None:
             )
             assert approved["state"] == "approved"
 
-            # NOTE: polled. About one run in three, a search right after the approval
-            # misses the just-approved item and a search a moment later finds it
-            # (reproduced only under pytest with the shared FalkorDB server; reported
-            # to the store's owner). Each miss is a search by another call of s4.
+            # NOTE: polled. With a graph projecting, a read right after an acknowledged
+            # change sometimes misses it and the next read sees it (reported to the
+            # store's owner). Each retry is a search by another call of s4.
             calls = iter(range(1000))
 
             async def search() -> Any:

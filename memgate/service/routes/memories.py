@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Response
 
 from memgate.domain.memory import MemoryItem, MemoryWrite
 from memgate.errors import MemgateError, OversizedWrite, RollbackInProgress, WriteRefused
@@ -73,12 +73,16 @@ def _refused(state: State, exc: MemgateError) -> None:
     summary="Write a memory",
     description="Scan, score, route and log one memory. The receipt says where it went "
     "(short-term, long-term approved or pending review, or rejected) and why.",
+    response_model=WriteReceipt,
     responses=WRITE_PROBLEMS,
 )
-async def write_memory(body: WriteBody, principal: Writer, state: State) -> WriteReceipt:
+async def write_memory(body: WriteBody, principal: Writer, state: State) -> Response:
     if not principal.can_write(body.namespace):
         raise Problem.forbidden("that namespace is outside this key's scopes")
-    write = MemoryWrite(
+    # NOTE: WriteBody already checked every field at least as strictly as MemoryWrite
+    # does (labels, plain JSON metadata, ttl), so the write is built without a
+    # second validation pass: this is the hot path.
+    write = MemoryWrite.model_construct(
         content=body.content,
         namespace=tuple(body.namespace),
         key=body.key,
@@ -96,7 +100,8 @@ async def write_memory(body: WriteBody, principal: Writer, state: State) -> Writ
         _refused(state, exc)
         raise
     state.metrics.count_write(receipt)
-    return receipt
+    # The receipt is a validated model already: serialize it once, directly.
+    return Response(receipt.model_dump_json(), status_code=201, media_type="application/json")
 
 
 @router.get(
@@ -214,6 +219,8 @@ async def delete_memory(
     responses=NOT_FOUND,
 )
 async def memory_history(memory_id: Ident, principal: Reviewer, state: State) -> History:
-    item = await state.gateway.get_any(memory_id)
-    visible(item, item is not None and principal.can_review(item.namespace))
-    return History(events=await state.gateway.history(memory_id))
+    # From the log, not the pools: an expired transient memory has left both.
+    events = await state.gateway.history(memory_id)
+    items = [r.event.item for r in events if r.event.item is not None]
+    visible(items[-1] if items else None, bool(items) and principal.can_review(items[-1].namespace))
+    return History(events=events)
