@@ -5,6 +5,8 @@ investigation latency on a large graph (embedded FalkorDB, real SQLite).
    and reads table; the scanner is skipped, bench_write.py measures that):
    `base` seed memories, then sessions that each read `--reads-per-session`
    existing memories (uniformly random, so older memories collect more readers)
+   through calls of `--reads-per-call` reads each (a search serving 5 items is
+   one call; 1 makes every read its own call, the projector's worst case),
    and then write one memory. `--edges` read edges in all (default 100k; the
    issue's target is stated at 1M: `--edges 1000000`).
 2. Open a Gateway with `graph="embedded"` on it and time the projection from
@@ -88,7 +90,9 @@ def _event(item: MemoryItem) -> Event:
     )
 
 
-async def build(data_dir: Path, edges: int, per_session: int, seed: int) -> dict[str, int]:
+async def build(
+    data_dir: Path, edges: int, per_session: int, per_call: int, seed: int
+) -> dict[str, int]:
     """The synthetic log: returns counts."""
     rng = random.Random(seed)
     key = load_or_create_key(data_dir / "keys" / "log.key", env=LOG_KEY_ENV)
@@ -108,11 +112,14 @@ async def build(data_dir: Path, edges: int, per_session: int, seed: int) -> dict
     reads: list[ReadRecord] = []
     for s in range(sessions):
         session = f"s{s:07d}"
-        for _ in range(per_session):
+        for j in range(per_session):
             at += timedelta(microseconds=10)
             reads.append(
                 ReadRecord(
-                    memory_id=rng.choice(ids), at=at, session_id=session, call_id=f"r{len(reads)}"
+                    memory_id=rng.choice(ids),
+                    at=at,
+                    session_id=session,
+                    call_id=f"r{j // per_call}",
                 )
             )
         at += timedelta(microseconds=10)
@@ -250,6 +257,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edges", type=int, default=100_000, help="read edges (1M: 1000000)")
     parser.add_argument("--reads-per-session", type=int, default=20)
+    parser.add_argument("--reads-per-call", type=int, default=5)
     parser.add_argument("--queries", type=int, default=200, help="per investigation kind")
     parser.add_argument("--latency-reads", type=int, default=3000)
     parser.add_argument("--latency-rounds", type=int, default=3)
@@ -260,7 +268,9 @@ async def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="memgate-bench-graph-"))
     try:
         started = time.perf_counter()
-        counts = await build(root / "big", args.edges, args.reads_per_session, args.seed)
+        counts = await build(
+            root / "big", args.edges, args.reads_per_session, args.reads_per_call, args.seed
+        )
         build_s = time.perf_counter() - started
         print(f"built {counts} in {build_s:.1f} s", file=sys.stderr)
         gateway = await open_gateway(root / "big", graph="embedded")

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import redis
 from graph_fixtures import FalkorServer, open_graph_gateway
 from graph_scenarios import Clock, incident, run, write
 
@@ -199,5 +200,35 @@ def test_no_secret_value_reaches_the_graph(
             assert "jane.doe@example.com" not in text
         finally:
             await gw.close()
+
+    run(scenario())
+
+
+def test_a_graph_error_is_never_an_empty_ok(
+    tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
+) -> None:
+    """The key holding the graph is something else (a plain string): every query
+    fails on the server. Investigations must say the graph could not answer."""
+    client = redis.Redis.from_url(falkordb_server.url)
+    client.set(graph_name, "not a graph")
+
+    async def scenario() -> None:
+        gw = await open_graph_gateway(tmp_path, falkordb_server, graph_name)
+        try:
+            receipt = await gw.write(write("Some fact.", "s1", "c1"))
+            for found in (
+                await gw.readers(receipt.id),
+                await gw.blast_radius(receipt.id, 2),
+                await gw.provenance(receipt.id),
+                await gw.exposure("ab" * 8),
+            ):
+                assert found.status is S.GRAPH_UNAVAILABLE, found
+                assert found.message
+            status = await gw.projection_status()
+            assert not status.available and status.last_error
+        finally:
+            await gw.close()
+            client.delete(graph_name)
+            client.close()
 
     run(scenario())
