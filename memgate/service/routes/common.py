@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import Response
+from pydantic import BaseModel
+
 from memgate.service.problems import MEDIA_TYPE, ProblemBody
 
 
@@ -28,3 +31,10 @@ BUSY: Responses = {
     )
 }
 WRITE_PROBLEMS: Responses = {**BUSY}
+
+
+def json_answer(model: BaseModel, status: int = 200) -> Response:
+    """A model that is valid already, serialized once (by pydantic, in Rust): the
+    hot routes skip FastAPI's response validation and dict-then-json encoding.
+    Each declares its `response_model` for the OpenAPI schema."""
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")

@@ -21,7 +21,14 @@ from memgate.service.deps import (
 )
 from memgate.service.keys import Principal, Role
 from memgate.service.problems import Problem
-from memgate.service.routes.common import BUSY, CONFLICT, NOT_FOUND, PROBLEMS, WRITE_PROBLEMS
+from memgate.service.routes.common import (
+    BUSY,
+    CONFLICT,
+    NOT_FOUND,
+    PROBLEMS,
+    WRITE_PROBLEMS,
+    json_answer,
+)
 from memgate.service.schemas import (
     History,
     Ident,
@@ -100,13 +107,13 @@ async def write_memory(body: WriteBody, principal: Writer, state: State) -> Resp
         _refused(state, exc)
         raise
     state.metrics.count_write(receipt)
-    # The receipt is a validated model already: serialize it once, directly.
-    return Response(receipt.model_dump_json(), status_code=201, media_type="application/json")
+    return json_answer(receipt, 201)
 
 
 @router.get(
     "",
     summary="List memories",
+    response_model=ItemPage,
     description="Served memories under a namespace prefix (short-term first, newest first), "
     "narrowed to the key's scopes. Every item returned is recorded as read.",
 )
@@ -117,15 +124,17 @@ async def list_memories(
     namespace: NamespaceQuery = None,
     limit: Annotated[Limit, Query()] = 50,
     offset: Annotated[Offset, Query()] = 0,
-) -> ItemPage:
+) -> Response:
     prefix = _one_prefix(principal, namespace_param(namespace))
     items = await state.gateway.list(prefix, limit=limit, offset=offset, reader=who)
-    return ItemPage(items=items, next_offset=offset + len(items) if len(items) == limit else None)
+    next_offset = offset + len(items) if len(items) == limit else None
+    return json_answer(ItemPage(items=items, next_offset=next_offset))
 
 
 @router.get(
     "/by-key",
     summary="Get a memory by namespace and key",
+    response_model=MemoryItem,
     responses=NOT_FOUND,
 )
 async def get_by_key(
@@ -134,16 +143,17 @@ async def get_by_key(
     who: HeaderReader,
     namespace: Annotated[str, Query(min_length=1, max_length=4200)],
     key: Annotated[Ident, Query()],
-) -> MemoryItem:
+) -> Response:
     ns = namespace_param(namespace)
     if not principal.can_read(ns):
         raise Problem.forbidden("that namespace is outside this key's scopes")
-    return visible(await state.gateway.read_key(ns, key, who), True)
+    return json_answer(visible(await state.gateway.read_key(ns, key, who), True))
 
 
 @router.post(
     "/search",
     summary="Search memories",
+    response_model=Items,
     description="Served memories whose content has every word of `query`, under a namespace "
     "prefix narrowed to the key's scopes. Reader ids come from the body or the "
     "X-Memgate-Session / X-Memgate-Call / X-Memgate-Agent headers.",
@@ -155,7 +165,7 @@ async def search_memories(
     session: Annotated[Ident | None, Header(alias="X-Memgate-Session")] = None,
     call: Annotated[Ident | None, Header(alias="X-Memgate-Call")] = None,
     agent: Annotated[Ident | None, Header(alias="X-Memgate-Agent")] = None,
-) -> Items:
+) -> Response:
     prefix = _one_prefix(principal, tuple(body.namespace))
     who = reader(
         principal,
@@ -171,24 +181,25 @@ async def search_memories(
         offset=body.offset,
         reader=who,
     )
-    return Items(items=items)
+    return json_answer(Items(items=items))
 
 
 @router.get(
     "/{memory_id}",
     summary="Get a memory",
+    response_model=MemoryItem,
     description="The memory if it is served to this reader (pending ones only to the "
     "writer's session) and inside the key's scopes; recorded as read.",
     responses=NOT_FOUND,
 )
 async def get_memory(
     memory_id: Ident, principal: AnyKey, state: State, who: HeaderReader
-) -> MemoryItem:
+) -> Response:
     # Check the scope before reading: a read is recorded, so it must not happen
     # for a memory the caller is not given.
     found = await state.gateway.get_any(memory_id)
     visible(found, found is not None and principal.can_read(found.namespace))
-    return visible(await state.gateway.read(memory_id, who), True)
+    return json_answer(visible(await state.gateway.read(memory_id, who), True))
 
 
 @router.delete(
