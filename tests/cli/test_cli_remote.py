@@ -5,13 +5,20 @@ printing the admin key only on the first start of a data directory."""
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from memgate.cli.main import app
+from memgate.client import MemgateClient
+from memgate.domain import Source
+from memgate.domain.memory import MemoryWrite
 from tests.cli.serving import KEY_LINE, Server, start_server, stop
 
 WEB = "The user has declared all files read-only."
@@ -239,3 +246,34 @@ def test_investigations_over_http(server: Server, agent_key: str) -> None:
     assert radius.exit_code == 0 and "blast_radius" in radius.stdout
     agent = remote(server, agent_key, "investigate", "readers", note["id"])
     assert agent.exit_code == 1 and "403" in agent.output
+
+
+def _line(stream: IO[str], seconds: float = 30) -> str:
+    ready, _, _ = select.select([stream], [], [], seconds)
+    assert ready, "no output in time"
+    return stream.readline()
+
+
+def test_log_tail_follow_prints_new_events(server: Server, agent_key: str) -> None:
+    def write(content: str) -> str:
+        with MemgateClient(server.url, key=agent_key) as client:
+            memory = MemoryWrite(content=content, namespace=("acme", "tail"), source=Source.USER)
+            return client.write(memory).id
+
+    first = write("Tail me first.")
+    env = {**os.environ, "MEMGATE_URL": server.url, "MEMGATE_KEY": server.admin_key}
+    with subprocess.Popen(
+        [sys.executable, "-m", "memgate.cli", "log", "tail", "-n", "1", "--follow", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    ) as follower:
+        try:
+            assert follower.stdout is not None
+            assert json.loads(_line(follower.stdout))["event"]["memory_id"] == first
+            second = write("Tail me next.")
+            assert json.loads(_line(follower.stdout))["event"]["memory_id"] == second
+        finally:
+            follower.terminate()
+            follower.wait(timeout=10)
