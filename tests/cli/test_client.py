@@ -224,3 +224,19 @@ def test_rollback_busy_answer_and_no_server() -> None:
     ):
         nowhere.health()
     assert down.value.status == 0 and "cannot reach" in str(down.value)
+
+
+def test_sync_and_async_clients_offer_the_same_methods() -> None:
+    """aio.py mirrors sync.py; a method added to one only would drift silently."""
+    import inspect
+
+    def surface(cls: type) -> dict[str, list[str]]:
+        return {
+            name: list(inspect.signature(member).parameters)
+            for name, member in inspect.getmembers(cls, inspect.isfunction)
+            if not name.startswith("_")
+        }
+
+    sync, aio = surface(MemgateClient), surface(AsyncMemgateClient)
+    assert sync == aio
+    assert all(inspect.iscoroutinefunction(getattr(AsyncMemgateClient, name)) for name in aio)
