@@ -89,6 +89,11 @@ def create_app(settings: Settings) -> FastAPI:
         version="0.1.0",
         openapi_tags=TAGS,
         lifespan=lifespan,
+        telemetry={
+            "tracing": settings.opentelemetry,
+            "metrics": settings.opentelemetry,
+            "logs": settings.opentelemetry,
+        },
     )
     install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -28,6 +28,7 @@ _ENV_FIELDS = {
     "POLICY_PATH": "policy_path",
     "MAX_BODY_BYTES": "max_body_bytes",
     "MAINTENANCE_SECONDS": "maintenance_seconds",
+    "OPENTELEMETRY": "opentelemetry",
 }
 
 
@@ -53,6 +54,10 @@ class Settings(BaseModel):
     """A policy TOML file; None uses the bundled default policy."""
     max_body_bytes: int = Field(default=1 << 20, ge=1024)
     """Requests with a larger body are answered 413 before they are parsed."""
+    opentelemetry: bool = False
+    """FastAPI's native OpenTelemetry spans, metrics and logs. Off by default: memgate
+    exports Prometheus metrics at /metrics, and the per-request check for a
+    configured provider is measurable on the write path."""
     maintenance_seconds: float = Field(default=30.0, gt=0)
     """How often TTL expiry and the review timeout run in the background."""
 
