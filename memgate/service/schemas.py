@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -88,6 +88,19 @@ Note = Annotated[str, StringConstraints(max_length=2000), AfterValidator(_replac
 Metadata = Annotated[dict[str, Any], AfterValidator(_plain_json)]
 Limit = Annotated[int, Field(ge=1, le=1000)]
 Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET)]
+
+
+def _utc(value: datetime) -> datetime:
+    """Aware UTC (naive means UTC); refuses instants that leave the datetime range
+    once moved to UTC (year 1 at +05:00), which the store could not spell."""
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    try:
+        return aware.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("time out of range once converted to UTC") from None
+
+
+Instant = Annotated[datetime, AfterValidator(_utc)]
 
 
 def parse_namespace(value: str | None) -> tuple[str, ...]:
@@ -197,7 +210,7 @@ class RollbackBody(Model):
     scope, and a reason. `dry_run` defaults to true: applying must be asked for."""
 
     to_seq: Annotated[int, Field(ge=0, le=MAX_SEQ)] | None = None
-    to_time: datetime | None = None
+    to_time: Instant | None = None
     namespace: list[Label] = Field(default_factory=list, max_length=32)
     source: Source | None = None
     session_id: Ident | None = None
@@ -217,8 +230,20 @@ class LogPage(Model):
     next_after_seq: int | None = None
 
 
+class CheckpointBody(Model):
+    """An exported checkpoint, as `POST /v1/log/checkpoint` answered it."""
+
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+    head_mac: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+    count: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+    at: Instant
+
+    def domain(self) -> Checkpoint:
+        return Checkpoint(seq=self.seq, head_mac=self.head_mac, count=self.count, at=self.at)
+
+
 class VerifyBody(Model):
-    checkpoint: Checkpoint
+    checkpoint: CheckpointBody
 
 
 class KeyBody(Model):

@@ -18,6 +18,7 @@ from memgate.service.schemas import (
     MAX_SEQ,
     GraphRebuilt,
     Ident,
+    Instant,
     LogPage,
     RollbackBody,
     VerifyBody,
@@ -92,7 +93,7 @@ async def verify(principal: Admin, state: State) -> VerifyResult:
     "a rewrite by someone who holds the MAC key).",
 )
 async def verify_checkpoint(body: VerifyBody, principal: Admin, state: State) -> VerifyResult:
-    return await state.gateway.verify(body.checkpoint)
+    return await state.gateway.verify(body.checkpoint.domain())
 
 
 @router.post("/v1/log/checkpoint", summary="Export a checkpoint of the log head")
@@ -108,8 +109,8 @@ def _answer(result: Investigation, field: str) -> Investigation:
     return result
 
 
-Since = Annotated[datetime | None, Query(description="Only reads at or after this time.")]
-Until = Annotated[datetime | None, Query(description="Only reads at or before this time.")]
+Since = Annotated[Instant | None, Query(description="Only reads at or after this time.")]
+Until = Annotated[Instant | None, Query(description="Only reads at or before this time.")]
 
 
 @router.get(
