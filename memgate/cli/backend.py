@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from memgate.bootstrap import open_sync_gateway
+from memgate.cli.lock import data_dir_lock
 from memgate.cli.options import Target
 from memgate.client import MemgateClient
 from memgate.client._calls import Namespace, labels
@@ -32,6 +33,9 @@ from memgate.gateway.core import WriteReceipt
 from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings
 from memgate.trust import Policy
+
+LOCAL_WAIT_SECONDS = 10.0
+"""How long a local command waits for another local command to finish."""
 
 
 class Backend(Protocol):
@@ -339,11 +343,12 @@ def backend(target: Target, *, graph: bool = False) -> Iterator[Backend]:
         finally:
             client.close()
         return
-    local = open_local(target.data_dir, graph=graph)
-    try:
-        yield local
-    finally:
-        local.close()
+    with data_dir_lock(target.data_dir, what="a memgate command", wait=LOCAL_WAIT_SECONDS):
+        local = open_local(target.data_dir, graph=graph)
+        try:
+            yield local
+        finally:
+            local.close()
 
 
 def open_local(data_dir: Path, *, graph: bool = False) -> LocalBackend:

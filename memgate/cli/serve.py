@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
 
+from memgate.cli.lock import data_dir_lock
 from memgate.cli.options import (
     USAGE_ERROR,
     DataDirOpt,
@@ -15,6 +17,7 @@ from memgate.cli.options import (
     Target,
     UrlOpt,
     fail,
+    reported,
 )
 from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings, SettingsError
@@ -63,10 +66,6 @@ def serve(
     Example:
       memgate serve --data-dir data --port 8765
     """
-    import uvicorn
-
-    from memgate.service.app import create_app
-
     target = Target.of(data_dir, None, None)
     settings = _settings(
         data_dir=target.data_dir,
@@ -75,13 +74,23 @@ def serve(
         graph=graph,
         policy_path=policy,
     )
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    url = browse_url(settings.host, settings.port)
+    with reported(), data_dir_lock(settings.data_dir, what="memgate serve", url=url):
+        _serve(settings, url, log_level)
+
+
+def _serve(settings: Settings, url: str, log_level: str) -> None:
+    import uvicorn
+
+    from memgate.service.app import create_app
+
     with KeyStore(settings.keys_path) as keys:
         admin_key = keys.ensure_admin()
-    url = browse_url(settings.host, settings.port)
     console = Console(soft_wrap=True)
     console.print(f"memgate on [bold]{url}[/]  (data: {settings.data_dir.resolve()})")
-    console.print(f"  review UI: {url}/ui    API docs: {url}/docs    graph: {settings.graph}")
+    console.print(
+        f"  review UI: {url}/ui    API docs: {url}/docs    graph: {settings.graph or 'none'}"
+    )
     if admin_key is not None:
         console.print(
             f"  [bold yellow]admin key (shown once, store it now):[/] [bold]{admin_key}[/]",
@@ -125,12 +134,18 @@ def mcp(
             fail("the MCP server needs the mcp extra: pip install 'memgate-customs[mcp]'")
         fail(f"the MCP adapter cannot be loaded: {exc}")
     target = Target.of(data_dir, url, key)
-    mcp_adapter.main(
-        data_dir=None if target.remote else target.data_dir,
-        url=target.url,
-        key=target.key,
-        transport=chosen,
-        host=host,
-        port=port,
-        admin=admin,
+    holding = (
+        contextlib.nullcontext()
+        if target.remote
+        else data_dir_lock(target.data_dir, what="memgate mcp")
     )
+    with reported(), holding:
+        mcp_adapter.main(
+            data_dir=None if target.remote else target.data_dir,
+            url=target.url,
+            key=target.key,
+            transport=chosen,
+            host=host,
+            port=port,
+            admin=admin,
+        )

@@ -15,6 +15,7 @@ from typing import IO, Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from memgate.cli.lock import data_dir_lock
 from memgate.cli.main import app
 from memgate.client import MemgateClient
 from memgate.domain import Source
@@ -277,3 +278,29 @@ def test_log_tail_follow_prints_new_events(server: Server, agent_key: str) -> No
         finally:
             follower.terminate()
             follower.wait(timeout=10)
+
+
+def test_local_commands_refuse_a_served_data_dir(server: Server) -> None:
+    """The log has one writer: a local command on the server's directory is sent
+    to --url instead of appending beside the server."""
+    result = CliRunner().invoke(
+        app,
+        ["write", "I like tea.", "--namespace", "acme", "--data-dir", str(server.data_dir)],
+        env={"MEMGATE_URL": "", "COLUMNS": "200"},
+    )
+    assert result.exit_code == 1
+    assert "in use by memgate serve" in result.output and f"--url {server.url}" in result.output
+
+
+def test_serve_refuses_a_data_dir_another_process_holds(tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    with data_dir_lock(data, what="a test"):
+        refused = subprocess.run(
+            [sys.executable, "-m", "memgate.cli", "serve", "--data-dir", str(data), "--port", "9"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert refused.returncode == 1
+    assert "in use by a test" in refused.stderr
