@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from graph_fixtures import FalkorServer
 
 from tests.cli.serving import KEY_LINE, Server, start_server, stop
-from tests.graph_fixtures import FalkorServer
 
 
 @pytest.fixture(scope="session")

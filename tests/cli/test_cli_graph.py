@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from graph_fixtures import FalkorServer
 from typer.testing import CliRunner, Result
 
 from memgate.cli.main import app
-from tests.graph_fixtures import FalkorServer
 
 
 @pytest.fixture
