@@ -72,9 +72,11 @@ class World:
         expected = "pending_review" if kind == "pending" else "approved"
         assert receipt.state.value == expected
         # NOTE: with a graph projecting, a log read right after an acknowledged
-        # write sometimes misses it (about 1 in 300; reported to the store's owner,
-        # repro in the report). This matrix tests authorization, not that race, so
-        # the target is made visible to log reads before the requests start.
+        # write sometimes misses it (about 1 in 300): SqliteStore's aiosqlite reader
+        # runs a cursor's execute and fetch as two thread jobs, so a query queued
+        # between them reads inside that cursor's older snapshot (reported to the
+        # store's owner). This matrix tests authorization, not that race, so the
+        # target is made visible to log reads before the requests start.
         for _ in range(100):
             if await gateway.history(receipt.id):
                 break

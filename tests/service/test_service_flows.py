@@ -93,8 +93,9 @@ async def test_reference_incident_over_http(graph_service: Service) -> None:
             assert approved["state"] == "approved"
 
             # NOTE: polled. With a graph projecting, a read right after an acknowledged
-            # change sometimes misses it and the next read sees it (reported to the
-            # store's owner). Each retry is a search by another call of s4.
+            # change sometimes misses it and the next read sees it: the store's shared
+            # aiosqlite reader can run a query inside another cursor's open snapshot
+            # (reported to the store's owner). Each retry is a search by another call.
             calls = iter(range(1000))
 
             async def search() -> Any:
