@@ -4,12 +4,15 @@ reused rowid, and a store reopened with rows left unindexed."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
+from memgate.domain.memory import MemoryState
 from memgate.domain.ports import PoolQuery
 from memgate.store.sqlite import FTS_BATCH, SqliteStore
-from tests.contracts import KEY, event_for, long_item, run
+from tests.contracts import KEY, T0, event_for, long_item, run
 
 
 def _unindexed(path: Path) -> int:
@@ -95,3 +98,56 @@ def test_reopened_store_indexes_what_a_crash_left_unindexed(tmp_path: Path) -> N
     assert _unindexed(path) == 1
     run(go_read())
     assert _unindexed(path) == 0
+
+
+def test_newest_first_pages_match_a_full_sort_whatever_the_insert_order(tmp_path: Path) -> None:
+    """Search pages come from the first matches in rowid order plus a time bound:
+    they must equal a full sort even when insert order and created_at disagree."""
+    rng = random.Random(11)
+    words = ["amber", "basil", "cedar", "dune"]
+    states = [MemoryState.APPROVED, MemoryState.PENDING_REVIEW]
+    items = []
+    for i in range(300):
+        # created_at in shuffled order, with ties (same second) broken by id
+        at = T0 + timedelta(seconds=rng.randrange(120))
+        items.append(
+            long_item(
+                id=f"m-eq-{rng.randrange(10**6):06d}-{i}",
+                content=" ".join(rng.sample(words, rng.randint(1, 3))),
+                namespace=("team", rng.choice(["a", "b"])),
+                state=rng.choice(states),
+                created_at=at,
+            )
+        )
+
+    async def go() -> None:
+        store = await SqliteStore.open(tmp_path / "memgate.db", KEY)
+        for start in range(0, len(items), 37):
+            await store.append([event_for(i) for i in items[start : start + 37]])
+        for word in words:
+            for wanted in ({states[0]}, set(states)):
+                for prefix in ((), ("team", "a")):
+                    expected = sorted(
+                        (
+                            i
+                            for i in items
+                            if word in i.content.split()
+                            and i.state in wanted
+                            and i.namespace[: len(prefix)] == prefix
+                        ),
+                        key=lambda i: (i.created_at, i.id),
+                        reverse=True,
+                    )
+                    for offset, limit in ((0, 1), (0, 10), (7, 5), (40, 50), (0, 1000)):
+                        query = PoolQuery(
+                            text=word,
+                            states=frozenset(wanted),
+                            namespace_prefix=prefix,
+                            limit=limit,
+                            offset=offset,
+                        )
+                        found = [i.id for i in await store.search(query)]
+                        assert found == [i.id for i in expected[offset : offset + limit]]
+        await store.close()
+
+    run(go())

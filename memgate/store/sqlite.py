@@ -534,6 +534,8 @@ class SqliteStore:
         source = "items"
         if fts is not None:
             self._index_fts()  # rows committed but not yet indexed: exact results
+            if query.states and not query.oldest_first:
+                return await self._newest_matches(query, fts, clauses, params)
             source = "items_fts JOIN items ON items.rowid = items_fts.rowid"
             clauses.insert(0, "items_fts MATCH ?")
             params.insert(0, fts)
@@ -552,6 +554,48 @@ class SqliteStore:
         )
         params.extend([query.limit, query.offset])
         async with self._reader.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [MemoryItem.model_validate_json(r[0]) for r in rows]
+
+    async def _newest_matches(
+        self, query: PoolQuery, fts: str, clauses: builtins.list[str], params: builtins.list[Any]
+    ) -> Items:
+        """A search page, newest first, without sorting every match.
+
+        A common word matches a large share of the store; ordering all of them
+        by time grew with the store. Instead: (1) the first `k = offset + limit`
+        matches in FTS rowid order, newest rowid first (FTS5 streams these and
+        stops); (2) the k-th largest (created_at, id) among them is a lower bound
+        of the k-th largest among all matches, so every row of the true page is
+        at or above it: the page is the top k of the matches at or above that
+        bound, found through the (state, created_at) index with a per-row FTS
+        check. Exact whatever the order of rowids; fast when rowids follow time,
+        as inserts do."""
+        k = query.offset + query.limit
+        where = " AND ".join(clauses) if clauses else "1"
+        candidates = (
+            "SELECT items.created_at, items.id FROM items_fts JOIN items"  # noqa: S608 - clauses are constants, values are ? parameters
+            f" ON items.rowid = items_fts.rowid WHERE items_fts MATCH ? AND {where}"
+            " ORDER BY items_fts.rowid DESC LIMIT ?"
+        )
+        async with self._reader.execute(candidates, [fts, *params, k]) as cur:
+            found = await cur.fetchall()
+        if not found:
+            return []
+        at, ident = min((str(r[0]), str(r[1])) for r in found)
+        page = (
+            f"SELECT items.rowid FROM items WHERE {where}"  # noqa: S608 - as above
+            " AND items.created_at >= ? AND NOT (items.created_at = ? AND items.id < ?)"
+            " AND EXISTS (SELECT 1 FROM items_fts WHERE items_fts MATCH ?"
+            " AND items_fts.rowid = items.rowid)"
+            " ORDER BY items.created_at DESC, items.id DESC LIMIT ? OFFSET ?"
+        )
+        sql = (
+            f"SELECT body FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
+            " ORDER BY created_at DESC, id DESC"
+        )
+        args = [*params, at, at, ident, fts, query.limit, query.offset]
+        async with self._reader.execute(sql, args) as cur:
             rows = await cur.fetchall()
         return [MemoryItem.model_validate_json(r[0]) for r in rows]
 
