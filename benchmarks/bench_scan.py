@@ -201,10 +201,11 @@ def main() -> None:
             decisions = [cold.inspect(t, Source.WEB).decision.value for t in some]
             row["flagged_pct"] = _flagged(list(decisions), lambda d: d == "approve")
             if peer is not None:
-                peer_samples = _times(peer, some, 1)
+                peer_results: list[object] = []
+                peer_samples = _times(lambda t, out=peer_results: out.append(peer(t)), some, 1)
                 row["peer_median_ms"] = round(_ms(peer_samples, 0.5), 4)
                 row["ratio"] = round(_ms(peer_samples, 0.5) / max(_ms(samples, 0.5), 1e-9), 1)
-                row["peer_flagged_pct"] = _flagged([peer(t) for t in some], lambda r: not r)
+                row["peer_flagged_pct"] = _flagged(peer_results, lambda r: not r)
             if amg is not None:
                 amg_samples = _times(amg, some, args.repeat)
                 row["amg_median_ms"] = round(_ms(amg_samples, 0.5), 4)
