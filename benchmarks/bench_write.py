@@ -238,6 +238,7 @@ def main() -> None:
     parser.add_argument("--reads", type=int, default=500, help="items and samples per read kind")
     parser.add_argument("--kind", default="mixed", choices=("mixed", "prose", "code"))
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--out", default="write", help="results file stem")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="memgate-bench-write-"))
     try:
@@ -247,7 +248,7 @@ def main() -> None:
     table = render(rows, reads)
     print(table)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "write.md").write_text(
+    (RESULTS / f"{args.out}.md").write_text(
         "# bench_write\n\n"
         f"Durable writes through `Gateway.open` (SQLite WAL, synchronous=NORMAL) of ~{SIZE} B "
         f"`{args.kind}` memories from source `{SOURCE.value}`. "
@@ -257,7 +258,7 @@ def main() -> None:
         f"commit, pools). {WRITERS} writers = asyncio.gather in waves of {WRITERS} "
         "(latency then includes waiting for the wave).\n\n" + table + "\n"
     )
-    (RESULTS / "write.json").write_text(
+    (RESULTS / f"{args.out}.json").write_text(
         json.dumps(
             {"machine": machine(), "args": vars(args), "rows": rows, "reads": reads}, indent=2
         )

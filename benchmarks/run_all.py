@@ -61,7 +61,15 @@ class Bench:
 
 BENCHES = (
     Bench("scan", "bench_scan.py", ("scan",), (), ("--n", "30", "--peer-n", "5"), repeat=True),
-    Bench("write", "bench_write.py", ("write",), (), ("--n", "200", "--reads", "100"), repeat=True),
+    Bench(
+        "write",
+        "bench_write.py",
+        ("write", "write_prose"),
+        (),
+        ("--n", "200", "--reads", "100"),
+        repeat=True,
+        variants=((), ("--kind", "prose", "--out", "write_prose")),
+    ),
     Bench("chunk", "bench_chunk.py", ("chunk",), (), ("--n", "10", "--repeat", "3"), repeat=True),
     Bench(
         "peers", "bench_peers.py", ("peers",), (), ("--n", "200", "--reads", "100", "--repeat", "1")
@@ -222,8 +230,10 @@ def targets(data: dict[str, Any]) -> list[Line]:
                         f" {r.get('flagged_pct')} %, amg {r.get('amg_flagged_pct')} %",
                     )
                 )
-    write = data.get("write")
-    if write:
+    for stem, content in (("write", "mixed"), ("write_prose", "prose")):
+        write = data.get(stem)
+        if not write:
+            continue
         for writers in (1, 16):
             for target in ("long", "short"):
                 r = _row(write["rows"], writers=writers, target=target)
@@ -231,7 +241,8 @@ def targets(data: dict[str, Any]) -> list[Line]:
                     v = r["writes_per_s"]
                     lines.append(
                         Line(
-                            f"durable writes in-process, {writers} writer(s), {target}-term",
+                            f"durable writes in-process, 1 KB {content}, {writers} writer(s),"
+                            f" {target}-term",
                             "≥ 2,000/s",
                             v,
                             "writes/s",
@@ -239,11 +250,15 @@ def targets(data: dict[str, Any]) -> list[Line]:
                             f"median {r['median_ms']} ms, p99 {r['p99_ms']} ms",
                         )
                     )
+        if stem != "write":
+            continue
         reads = write["reads"]
         v = reads["short_read_median_ms"]
         lines.append(Line("short read, median", "≤ 0.1 ms", v, "ms", _check(v, lambda x: x <= 0.1)))
         v = reads["long_get_median_ms"]
         lines.append(Line("long get, median", "≤ 0.5 ms", v, "ms", _check(v, lambda x: x <= 0.5)))
+        v = reads["search_median_ms"]
+        lines.append(Line("search, prefix + one word, limit 10", "(reported)", v, "ms", None))
     for stem, label in (("http", "graph embedded"), ("http_nograph", "no graph")):
         http = data.get(stem)
         if http:
