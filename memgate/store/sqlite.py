@@ -173,7 +173,13 @@ class _Checkpointer:
                     return
                 self._wake.clear()
                 with contextlib.suppress(sqlite3.Error):
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    row = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    if row is not None and row[1] > WAL_AUTOCHECKPOINT_PAGES:
+                        # A writer that never pauses keeps the WAL from restarting
+                        # (and makes the writer's own checkpoint find this one busy):
+                        # past the bound, RESTART waits out the writer for one short
+                        # pass (most frames are copied already) so the WAL restarts.
+                        db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
                 time.sleep(CHECKPOINT_PAUSE_SECONDS)
         finally:
             db.close()
@@ -230,6 +236,7 @@ class SqliteStore:
             writer.execute("PRAGMA synchronous=NORMAL")
             writer.execute("PRAGMA busy_timeout=5000")
             writer.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES:d}")
+            writer.execute(f"PRAGMA journal_size_limit={WAL_AUTOCHECKPOINT_PAGES * 4096:d}")
             cls._migrate(writer)
             row = writer.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1").fetchone()
             reader = await aiosqlite.connect(path, isolation_level=None)
