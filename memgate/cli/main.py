@@ -27,18 +27,20 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 rules_app = typer.Typer(help="Work with detection rules.", no_args_is_help=True)
-app.add_typer(rules_app, name="rules")
-app.command()(serve.serve)
-app.command()(serve.mcp)
-app.command()(demo.demo)
-app.command()(incident.rollback)
-app.add_typer(review.app, name="review")
-app.add_typer(keys.app, name="keys")
-app.add_typer(incident.log_app, name="log")
-app.add_typer(incident.investigate_app, name="investigate")
-app.add_typer(incident.graph_app, name="graph")
+
+RUN, MEMORIES, INCIDENT, ADMIN, SCANNING = "Run", "Memories", "Incident", "Admin", "Scanning"
+app.command(rich_help_panel=RUN)(serve.serve)
+app.command(rich_help_panel=RUN)(demo.demo)
+app.command(rich_help_panel=RUN)(serve.mcp)
 for _command in (memories.write, memories.get, memories.search, memories.history, memories.delete):
-    app.command()(_command)
+    app.command(rich_help_panel=MEMORIES)(_command)
+app.add_typer(review.app, name="review", rich_help_panel=MEMORIES)
+app.command(rich_help_panel=INCIDENT)(incident.rollback)
+app.add_typer(incident.investigate_app, name="investigate", rich_help_panel=INCIDENT)
+app.add_typer(incident.log_app, name="log", rich_help_panel=INCIDENT)
+app.add_typer(incident.graph_app, name="graph", rich_help_panel=ADMIN)
+app.add_typer(keys.app, name="keys", rich_help_panel=ADMIN)
+app.add_typer(rules_app, name="rules", rich_help_panel=SCANNING)
 
 EXIT_CODES = {Decision.APPROVE: 0, Decision.REVIEW: 1, Decision.REJECT: 2}
 DECISION_STYLE = {Decision.APPROVE: "green", Decision.REVIEW: "yellow", Decision.REJECT: "red"}
@@ -78,7 +80,7 @@ def report_json(item_id: str | None, report: ScanReport) -> dict[str, Any]:
     return out
 
 
-@app.command()
+@app.command(rich_help_panel=SCANNING)
 def scan(
     file: Annotated[
         str | None, typer.Argument(help="File to scan, or - for standard input.")

@@ -115,7 +115,7 @@ def mcp(
     url: UrlOpt = None,
     key: KeyOpt = None,
 ) -> None:
-    """Serve memgate as MCP tools (remember, recall, ...).
+    """Serve memgate as MCP tools (add_memory, search_memories, ...).
 
     On a local data directory, or in front of a server with --url/--key.
 
