@@ -34,7 +34,7 @@ def reader_rows(rows: Rows) -> tuple[bool, list[ReaderRow]]:
 
 def impact_rows(rows: Rows, depth: int) -> tuple[set[str], list[ImpactRow]]:
     """(known subjects, impacted memories). Each row is one subject with the
-    nodes and edges its breadth-first walk reached; each memory is listed once,
+    memories it reaches and the FLOWED_TO edges among them; each memory is listed once,
     at its shortest distance, with that path as evidence (memory, session, call,
     memory, ...). With several subjects, one may be in another's blast radius:
     it is listed."""
@@ -45,7 +45,8 @@ def impact_rows(rows: Rows, depth: int) -> tuple[set[str], list[ImpactRow]]:
         info = {str(n[0]): (n[1], n[2]) for n in nodes or ()}
         out: dict[str, list[tuple[str, Any, Any]]] = {}
         for start, end, session, call in edges or ():
-            out.setdefault(str(start), []).append((str(end), session, call))
+            if end is not None:
+                out.setdefault(str(start), []).append((str(end), session, call))
         # Shortest paths from the subject over the walk's edges.
         path_to: dict[str, list[str]] = {str(subject): [f"memory:{subject}"]}
         last_hop: dict[str, tuple[Any, Any]] = {}

@@ -197,8 +197,8 @@ class MemoryBackend:
         return rows[: p["limit"]] + readers[: p["limit"]]
 
     def blast(self, depth: int, params: dict[str, Any]) -> Rows:
-        """Like `algo.BFS`: the nodes reached within `depth` hops and the edges
-        that first reached them, per subject."""
+        """Like the template: the memories reached within `depth` hops, and the
+        FLOWED_TO edges among them, per subject."""
         load_schema().blast_radius(depth)  # the same validation as the real templates
         rows: Rows = []
         for subject in params["ids"]:
@@ -212,12 +212,12 @@ class MemoryBackend:
                 nxt = []
                 for node in frontier:
                     for (target, _), flow in self.flows.get(node, {}).items():
+                        edges.append([node, target, flow["session"], flow["call"]])
                         if target in seen:
                             continue
                         seen.add(target)
                         m = self.memories[target]
                         nodes.append([target, m.get("ns"), m.get("state")])
-                        edges.append([node, target, flow["session"], flow["call"]])
                         nxt.append(target)
                 frontier = nxt
             rows.append([subject, nodes, edges])

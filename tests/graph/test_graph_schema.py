@@ -35,7 +35,7 @@ def test_depth_is_the_only_inlined_value() -> None:
         assert "{{" not in text and "%s" not in text
     assert sorted(schema.blast) == [1, 2, 3, 4, 5, 6]
     for depth, text in schema.blast.items():
-        assert f"algo.BFS(m, {depth}, 'FLOWED_TO')" in text and DEPTH_TOKEN not in text
+        assert f"[:FLOWED_TO*1..{depth}]" in text and DEPTH_TOKEN not in text
     assert "FLOWED_TO" in schema.edges
 
 
