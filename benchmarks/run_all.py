@@ -421,6 +421,23 @@ def markdown(
     return "\n".join(out) + "\n"
 
 
+def _add_earlier(ran: dict[str, Any], merged: dict[str, Any]) -> None:
+    """With --only/--skip, the benchmarks not run now are quoted from the last
+    full summary (their medians), else from their own result files."""
+    previous = _load("summary")
+    earlier = previous.get("data", {}) if isinstance(previous, dict) else {}
+    for bench in BENCHES:
+        if bench.name in ran and ran[bench.name].get("status") != "absent":
+            continue
+        found = {}
+        for stem in bench.stems:
+            data = earlier.get(stem, _load(stem))
+            if data is not None:
+                found[stem] = merged[stem] = data
+        if found:
+            ran[bench.name] = {"status": "earlier run", "runs": "-", "seconds": None, "data": found}
+
+
 def _set_aside_quick(saved: Path) -> None:
     """Move what a quick run wrote to results/quick/; put the saved files back."""
     quick = RESULTS / "quick"
@@ -456,6 +473,8 @@ def main() -> None:
             _set_aside_quick(saved)
         shutil.rmtree(saved, ignore_errors=True)
     merged = {stem: d for r in ran.values() for stem, d in r.get("data", {}).items()}
+    if not args.quick:
+        _add_earlier(ran, merged)
     if "graph" not in merged and _load("graph") is not None:
         merged["graph"] = _load("graph")  # bench_graph's own last run (1M edges), quoted
     out_dir = RESULTS / "quick" if args.quick else RESULTS
