@@ -21,7 +21,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -413,25 +413,48 @@ class SqliteStore:
             if not future.done():
                 future.set_result(records)
 
+    # -- reader queries ------------------------------------------------------
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> builtins.list[Any]:
+        """One query as ONE job on the reader's thread: execute and fetch together.
+
+        With `execute` and `fetchall` as two jobs, a query queued between them ran
+        inside the first statement's open read snapshot, so a read issued after an
+        acknowledged write could miss it (seen ~1 in 300 reads with the graph
+        projector polling). One job per query closes that window."""
+        return list(await self._reader.execute_fetchall(sql, params))
+
+    async def _row(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = await self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _stream(
+        self, sql: str, params: Sequence[Any], take: Callable[[builtins.list[Any]], None]
+    ) -> None:
+        """A long scan (replay) on its own read-only connection in a worker thread:
+        memory stays flat, and it holds no snapshot open on the shared reader."""
+        uri = self._path.resolve().as_uri() + "?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            cur = db.execute(sql, params)
+            while rows := cur.fetchmany(4096):
+                take(rows)
+
     # -- the log -------------------------------------------------------------
 
     async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
         sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
-        async with self._reader.execute(sql, (after_seq, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, (after_seq, limit))
         return [_record(row) for row in rows]
 
     async def history(self, memory_id: str) -> Records:
         sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE memory_id = ? ORDER BY seq"
-        async with self._reader.execute(sql, (memory_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, (memory_id,))
         return [_record(row) for row in rows]
 
     async def checkpoint(self) -> Checkpoint:
-        async with self._reader.execute(
+        row = await self._row(
             "SELECT seq, mac, (SELECT count(*) FROM events) FROM events ORDER BY seq DESC LIMIT 1"
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return Checkpoint(seq=0, head_mac=GENESIS, count=0, at=utcnow())
         return Checkpoint(seq=row[0], head_mac=row[1], count=row[2], at=utcnow())
@@ -560,8 +583,7 @@ class SqliteStore:
             f" ORDER BY created_at {order}, id {order}"
         )
         params.extend([query.limit, query.offset])
-        async with self._reader.execute(sql, params) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, params)
         return [MemoryItem.model_validate_json(r[0]) for r in rows]
 
     async def _newest_matches(
@@ -585,8 +607,7 @@ class SqliteStore:
             f" ON items.rowid = items_fts.rowid WHERE items_fts MATCH ? AND {where}"
             " ORDER BY items_fts.rowid DESC LIMIT ?"
         )
-        async with self._reader.execute(candidates, [fts, *params, k]) as cur:
-            found = await cur.fetchall()
+        found = await self._rows(candidates, [fts, *params, k])
         if not found:
             return []
         at, ident = min((str(r[0]), str(r[1])) for r in found)
@@ -602,8 +623,7 @@ class SqliteStore:
             " ORDER BY created_at DESC, id DESC"
         )
         args = [*params, at, at, ident, fts, query.limit, query.offset]
-        async with self._reader.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, args)
         return [MemoryItem.model_validate_json(r[0]) for r in rows]
 
     # -- reads and restore -------------------------------------------------------
@@ -613,8 +633,7 @@ class SqliteStore:
             "SELECT memory_id, at, session_id, call_id, agent_id FROM reads"
             " WHERE memory_id = ? ORDER BY seq"
         )
-        async with self._reader.execute(sql, (memory_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, (memory_id,))
         return [
             ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4])
             for r in rows
@@ -627,8 +646,7 @@ class SqliteStore:
             "SELECT seq, memory_id, at, session_id, call_id, agent_id FROM reads"
             " WHERE seq > ? ORDER BY seq LIMIT ?"
         )
-        async with self._reader.execute(sql, (after, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, (after, limit))
         return [
             (
                 r[0],
@@ -639,22 +657,22 @@ class SqliteStore:
 
     async def log_heads(self) -> tuple[int, int]:
         sql = "SELECT (SELECT max(seq) FROM events), (SELECT max(seq) FROM reads)"
-        async with self._reader.execute(sql) as cur:
-            row = await cur.fetchone()
+        row = await self._row(sql)
         return (int(row[0] or 0), int(row[1] or 0)) if row else (0, 0)
 
     async def seq_at(self, at: datetime) -> int:
         sql = "SELECT max(seq) FROM events WHERE at <= ?"
-        async with self._reader.execute(sql, (_instant(at),)) as cur:
-            row = await cur.fetchone()
+        row = await self._row(sql, (_instant(at),))
         return int(row[0]) if row and row[0] is not None else 0
 
     async def state_at(self, seq: int) -> State:
         base, state = await self._nearest_snapshot(seq)
         sql = "SELECT entry FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
-        async with self._reader.execute(sql, (base, seq)) as cur:
-            while rows := await cur.fetchmany(4096):
-                apply_entries(state, (r[0] for r in rows))
+
+        def take(rows: builtins.list[Any]) -> None:
+            apply_entries(state, (r[0] for r in rows))
+
+        await asyncio.to_thread(self._stream, sql, (base, seq), take)
         return state
 
     async def changed_items(self, since_seq: int, at_seq: int) -> State:
@@ -667,26 +685,30 @@ class SqliteStore:
             " GROUP BY memory_id) m ON e.seq = m.last"
         )
         state: State = {}
-        async with self._reader.execute(sql, (at_seq, since_seq)) as cur:
-            while rows := await cur.fetchmany(4096):
-                for memory_id, entry in rows:
-                    item = json.loads(entry).get("item")
-                    if item is not None:
-                        state[memory_id] = item
+
+        def take(rows: builtins.list[Any]) -> None:
+            for memory_id, entry in rows:
+                item = json.loads(entry).get("item")
+                if item is not None:
+                    state[memory_id] = item
+
+        await asyncio.to_thread(self._stream, sql, (at_seq, since_seq), take)
         return state
 
     async def _nearest_snapshot(self, seq: int) -> tuple[int, State]:
         sql = (
-            "SELECT s.seq, s.head_mac, s.body, s.mac, e.mac FROM snapshots s"
+            "SELECT s.seq, s.head_mac, e.mac FROM snapshots s"
             " LEFT JOIN events e ON e.seq = s.seq WHERE s.seq <= ? ORDER BY s.seq DESC"
         )
-        async with self._reader.execute(sql, (seq,)) as cur:
-            async for snap_seq, head_mac, body, mac, event_mac in cur:
-                if event_mac != head_mac:
-                    continue  # not tied to this chain any more
-                state = load_snapshot(self._key, snap_seq, head_mac, body, mac)
-                if state is not None:
-                    return int(snap_seq), state
+        for snap_seq, head_mac, event_mac in await self._rows(sql, (seq,)):
+            if event_mac != head_mac:
+                continue  # not tied to this chain any more
+            row = await self._row("SELECT body, mac FROM snapshots WHERE seq = ?", (snap_seq,))
+            if row is None:
+                continue
+            state = load_snapshot(self._key, snap_seq, head_mac, row[0], row[1])
+            if state is not None:
+                return int(snap_seq), state
         return 0, {}
 
     async def snapshot(self) -> int:
@@ -705,8 +727,7 @@ class SqliteStore:
         return checkpoint.seq
 
     async def short_term_items(self) -> Items:
-        async with self._reader.execute("SELECT body FROM short_items") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT body FROM short_items")
         items = [MemoryItem.model_validate_json(r[0]) for r in rows]
         return [i for i in items if i.state is MemoryState.TRANSIENT]
 
