@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -78,24 +80,32 @@ def test_edits_and_removals_of_indexed_and_unindexed_rows(tmp_path: Path) -> Non
     run(go())
 
 
+_CRASH = """
+import asyncio, os, sys
+from pathlib import Path
+from memgate.store.sqlite import SqliteStore
+from tests.contracts import KEY, event_for, long_item
+
+async def main():
+    store = await SqliteStore.open(Path(sys.argv[1]), KEY)
+    await store.append([event_for(long_item(id="m-lantern", content="lantern festival"))])
+    os._exit(0)  # the process dies after the commit, before any indexing pass
+
+asyncio.run(main())
+"""
+
+
 def test_reopened_store_indexes_what_a_crash_left_unindexed(tmp_path: Path) -> None:
     path = tmp_path / "memgate.db"
-    item = long_item(content="lantern festival")
-
-    async def go_write() -> None:
-        store = await SqliteStore.open(path, KEY)
-        await store.append([event_for(item)])
-        # as after a crash: the row is committed, no indexing pass ran
-        store._closed = True  # simulate a process that died here
-        await store._reader.close()
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-c", _CRASH, str(path)], cwd=root, check=True, timeout=60)
+    assert _unindexed(path) == 1
 
     async def go_read() -> None:
         store = await SqliteStore.open(path, KEY)
-        assert [i.id for i in await store.search(PoolQuery(text="lantern"))] == [item.id]
+        assert [i.id for i in await store.search(PoolQuery(text="lantern"))] == ["m-lantern"]
         await store.close()
 
-    run(go_write())
-    assert _unindexed(path) == 1
     run(go_read())
     assert _unindexed(path) == 0
 
@@ -115,6 +125,7 @@ def test_newest_first_pages_match_a_full_sort_whatever_the_insert_order(tmp_path
                 id=f"m-eq-{rng.randrange(10**6):06d}-{i}",
                 content=" ".join(rng.sample(words, rng.randint(1, 3))),
                 namespace=("team", rng.choice(["a", "b"])),
+                session_id=rng.choice(["s1", "s2", None]),
                 state=rng.choice(states),
                 created_at=at,
             )
@@ -125,7 +136,7 @@ def test_newest_first_pages_match_a_full_sort_whatever_the_insert_order(tmp_path
         for start in range(0, len(items), 37):
             await store.append([event_for(i) for i in items[start : start + 37]])
         for word in words:
-            for wanted in ({states[0]}, set(states)):
+            for wanted, session in (({states[0]}, None), (set(states), None), ({states[1]}, "s1")):
                 for prefix in ((), ("team", "a")):
                     expected = sorted(
                         (
@@ -134,6 +145,7 @@ def test_newest_first_pages_match_a_full_sort_whatever_the_insert_order(tmp_path
                             if word in i.content.split()
                             and i.state in wanted
                             and i.namespace[: len(prefix)] == prefix
+                            and (session is None or i.session_id == session)
                         ),
                         key=lambda i: (i.created_at, i.id),
                         reverse=True,
@@ -143,6 +155,7 @@ def test_newest_first_pages_match_a_full_sort_whatever_the_insert_order(tmp_path
                             text=word,
                             states=frozenset(wanted),
                             namespace_prefix=prefix,
+                            session_id=session,
                             limit=limit,
                             offset=offset,
                         )

@@ -602,6 +602,9 @@ class SqliteStore:
         as inserts do."""
         k = query.offset + query.limit
         where = " AND ".join(clauses) if clauses else "1"
+        if query.session_id is not None:
+            # one session's rows (index items_session), each checked against FTS
+            return await self._page_of(where, params, fts, query)
         candidates = (
             "SELECT items.created_at, items.id FROM items_fts JOIN items"  # noqa: S608 - clauses are constants, values are ? parameters
             f" ON items.rowid = items_fts.rowid WHERE items_fts MATCH ? AND {where}"
@@ -611,9 +614,15 @@ class SqliteStore:
         if not found:
             return []
         at, ident = min((str(r[0]), str(r[1])) for r in found)
+        bound = " AND items.created_at >= ? AND NOT (items.created_at = ? AND items.id < ?)"
+        return await self._page_of(where + bound, [*params, at, at, ident], fts, query)
+
+    async def _page_of(
+        self, where: str, params: builtins.list[Any], fts: str, query: PoolQuery
+    ) -> Items:
+        """Newest first, the rows that satisfy `where` and match `fts` (checked row by row)."""
         page = (
-            f"SELECT items.rowid FROM items WHERE {where}"  # noqa: S608 - as above
-            " AND items.created_at >= ? AND NOT (items.created_at = ? AND items.id < ?)"
+            f"SELECT items.rowid FROM items WHERE {where}"  # noqa: S608 - clauses are constants, values are ? parameters
             " AND EXISTS (SELECT 1 FROM items_fts WHERE items_fts MATCH ?"
             " AND items_fts.rowid = items.rowid)"
             " ORDER BY items.created_at DESC, items.id DESC LIMIT ? OFFSET ?"
