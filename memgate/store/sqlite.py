@@ -631,8 +631,7 @@ class SqliteStore:
             f"SELECT body FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
             " ORDER BY created_at DESC, id DESC"
         )
-        args = [*params, at, at, ident, fts, query.limit, query.offset]
-        rows = await self._rows(sql, args)
+        rows = await self._rows(sql, [*params, fts, query.limit, query.offset])
         return [MemoryItem.model_validate_json(r[0]) for r in rows]
 
     # -- reads and restore -------------------------------------------------------
