@@ -14,6 +14,7 @@ import asyncio
 import builtins
 import concurrent.futures
 import contextlib
+import fcntl
 import json
 import multiprocessing
 import os
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import aiosqlite
 
@@ -200,7 +201,9 @@ class SqliteStore:
         key: bytes,
         chain: Chain,
         path: Path,
+        lock: IO[bytes] | None = None,
     ) -> None:
+        self._lock = lock
         self._writer = writer
         self._reader = reader
         self._path = path
@@ -225,6 +228,7 @@ class SqliteStore:
     @classmethod
     async def open(cls, path: Path, key: bytes) -> SqliteStore:
         path.parent.mkdir(parents=True, exist_ok=True)
+        lock = _hold_writer_lock(path)
         # NOTE: the writer is a plain sqlite3 connection used only on the event-loop
         # thread: a group commit is one short synchronous transaction (WAL,
         # synchronous=NORMAL: no fsync per commit, durable against process crashes),
@@ -244,9 +248,10 @@ class SqliteStore:
             await reader.execute("PRAGMA query_only=ON")
         except Exception:
             writer.close()
+            lock.close()
             raise
         chain = Chain(key, row[0], row[1]) if row else Chain(key, 0, GENESIS)
-        return cls(writer, reader, key, chain, path)
+        return cls(writer, reader, key, chain, path, lock)
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:
@@ -749,6 +754,26 @@ class SqliteStore:
         await self._reader.close()
         self._point.close()
         self._writer.close()
+        if self._lock is not None:
+            self._lock.close()  # releases the writer lock
+
+
+def _hold_writer_lock(path: Path) -> IO[bytes]:
+    """One writing process per log. The chain head is cached in the writer, so a
+    second process appending to the same file would fork the chain (two events
+    with the same predecessor): refuse to open instead. A POSIX record lock on a
+    sidecar file, released by the OS when the process dies, so a crash never
+    leaves it held."""
+    handle = (path.parent / (path.name + ".lock")).open("a+b")
+    try:
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StorageError(
+            f"{path} is open for writing in another process; one process writes a log"
+            " (stop it, or send requests to its HTTP API)"
+        ) from None
+    return handle
 
 
 def _split_sql(script: str) -> builtins.list[str]:
