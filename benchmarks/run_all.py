@@ -422,8 +422,8 @@ def markdown(
 
 
 def _add_earlier(ran: dict[str, Any], merged: dict[str, Any]) -> None:
-    """With --only/--skip, the benchmarks not run now are quoted from the last
-    full summary (their medians), else from their own result files."""
+    """With --only/--skip, the benchmarks not run now are quoted from earlier runs:
+    the last summary's medians for the repeated ones, else their own files."""
     previous = _load("summary")
     earlier = previous.get("data", {}) if isinstance(previous, dict) else {}
     for bench in BENCHES:
@@ -431,7 +431,10 @@ def _add_earlier(ran: dict[str, Any], merged: dict[str, Any]) -> None:
             continue
         found = {}
         for stem in bench.stems:
-            data = earlier.get(stem, _load(stem))
+            # repeated benchmarks: the summary holds their medians; the others'
+            # own files may be newer (run alone since)
+            data = earlier.get(stem) if bench.repeat else _load(stem)
+            data = data if data is not None else earlier.get(stem, _load(stem))
             if data is not None:
                 found[stem] = merged[stem] = data
         if found:
