@@ -1,6 +1,6 @@
 """Normalization and chunking: pure functions that prepare content for scanning."""
 
-from memgate.chunking.chunker import chunk
+from memgate.chunking.chunker import chunk, json_string_chunks
 from memgate.chunking.normalize import HiddenMark, Layer, Normalized, normalize
 from memgate.chunking.sniff import fence_language, sniff_language
 
@@ -10,6 +10,7 @@ __all__ = [
     "Normalized",
     "chunk",
     "fence_language",
+    "json_string_chunks",
     "normalize",
     "sniff_language",
 ]

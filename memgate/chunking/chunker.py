@@ -438,3 +438,49 @@ def _substantial(value: object, depth: int) -> bool:
             item = value[0]
             return (isinstance(item, str) and bool(item)) or _substantial(item, depth + 1)
     return False
+
+
+# A JSON string value (not a key): its raw text between the quotes.
+_JSON_VALUE = re.compile(r'"((?:[^"\\\n]|\\.){0,16000})"(\s*:)?')
+# JSON escapes read as one character each, kept the same length (the backslash
+# becomes a space) so spans in the view are spans in the JSON text.
+_JSON_ESCAPES = {"n": " \n", "t": " \t", "r": " \r", '"': ' "', "\\": " \\", "/": " /"}
+_JSON_ESCAPE = re.compile(r'\\([ntr"\\/])')
+# Worth reading as text: a value with a space, or with a character that code,
+# commands or markup need.
+_TEXTLIKE = re.compile(r"[\s|;&<>(){}$`]")
+_MIN_VALUE_CHARS = 8
+
+
+def json_string_chunks(piece: Chunk) -> list[Chunk]:
+    """The string values of a JSON chunk, chunked as text of their own.
+
+    A command, a code snippet or markup inside a JSON string is still a command,
+    code or markup when something later reads the value (tool outputs, agent
+    framework stores and sessions keep JSON). Spans are in the same coordinates
+    as `piece`: the view of each value is the raw value with its escapes read in
+    place (same length), so findings point into the JSON text."""
+    if piece.kind is not ChunkKind.JSON:
+        return []
+    out: list[Chunk] = []
+    base = piece.span.start
+    for m in _JSON_VALUE.finditer(piece.text):
+        start, end = m.span(1)
+        if m.group(2) or end - start < _MIN_VALUE_CHARS:
+            continue  # a key, or too short to carry anything
+        raw = m.group(1)
+        if not _TEXTLIKE.search(raw):
+            continue
+        view = _JSON_ESCAPE.sub(lambda e: _JSON_ESCAPES[e.group(1)], raw) if "\\" in raw else raw
+        for sub in chunk(view):
+            if sub.text.isspace():
+                continue
+            out.append(
+                Chunk(
+                    kind=sub.kind,
+                    span=Span(base + start + sub.span.start, base + start + sub.span.end),
+                    text=sub.text,
+                    language=sub.language,
+                )
+            )
+    return out

@@ -86,7 +86,27 @@ def _command(words: list[str]) -> Command | None:
     return None
 
 
-def split_pipelines(text: str) -> tuple[tuple[tuple[Command, ...], ...], bool]:
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
+
+
+def _inline_scripts(pipelines: list[tuple[Command, ...]]) -> list[str]:
+    """The script argument of `bash -c '...'` style commands: it runs as shell too."""
+    scripts: list[str] = []
+    for pipeline in pipelines:
+        for cmd in pipeline:
+            if cmd.name not in _SHELLS:
+                continue
+            words = cmd.words
+            for i, w in enumerate(words[:-1]):
+                if w.startswith("-") and not w.startswith("--") and "c" in w[1:]:
+                    scripts.append(words[i + 1])
+                    break
+    return scripts
+
+
+def split_pipelines(text: str, depth: int = 0) -> tuple[tuple[tuple[Command, ...], ...], bool]:
+    """Pipelines of the command line; the script of `sh -c SCRIPT` is split too
+    (its pipelines follow), two levels deep."""
     tokens, exact = _words(text)
     pipelines: list[tuple[Command, ...]] = []
     stages: list[Command] = []
@@ -111,6 +131,9 @@ def split_pipelines(text: str) -> tuple[tuple[tuple[Command, ...], ...], bool]:
     close_stage()
     if stages:
         pipelines.append(tuple(stages))
+    if depth < 2:
+        for script in _inline_scripts(pipelines):
+            pipelines.extend(split_pipelines(script, depth + 1)[0])
     return tuple(pipelines), exact
 
 

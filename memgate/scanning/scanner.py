@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import xxhash
 from cachetools import LRUCache
 
-from memgate.chunking import Layer, Normalized, chunk, normalize
-from memgate.domain import Chunk, ChunkSummary, Finding, Source
+from memgate.chunking import Layer, Normalized, chunk, json_string_chunks, normalize
+from memgate.domain import Chunk, ChunkKind, ChunkSummary, Finding, Source
 from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
 from memgate.scanning.rules import Rule, RuleSet
 
@@ -114,8 +114,19 @@ class Scanner:
                 if piece.text.isspace():
                     continue  # nothing any detector could match
                 chunk_index = index if layer.origin == "text" else None
-                for hit in self._hits(piece, ctx):
+                hits = self._hits(piece, ctx)
+                for hit in hits:
                     located.append(self._locate(hit, piece, layer, chunk_index))
+                if piece.kind is ChunkKind.JSON:
+                    # The string values read as text (commands, code, markup in a
+                    # tool output's JSON); a rule the JSON chunk already fired on
+                    # is not counted twice.
+                    fired = {h.rule_id for h in hits}
+                    for sub in json_string_chunks(piece):
+                        for hit in self._hits(sub, ctx):
+                            if hit.rule_id not in fired:
+                                fired.add(hit.rule_id)
+                                located.append(self._locate(hit, sub, layer, chunk_index))
         located = _dedupe(located)
         return self._result(original, located, summaries)
 
