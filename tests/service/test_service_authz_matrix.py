@@ -17,8 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Service, start_service
 from graph_fixtures import FalkorServer
+from service_support import Service, start_service
 
 from memgate.domain import Source
 from memgate.domain.memory import MemoryWrite, Target

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Service, start_service
+from service_support import Service, start_service
 
 from memgate.errors import (
     GraphUnavailable,

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Service
+from service_support import Service
 
 pytestmark = pytest.mark.anyio
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Service
+from service_support import Service
 
 pytestmark = pytest.mark.anyio
 

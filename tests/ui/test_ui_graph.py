@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from conftest import UIServer
 from playwright.sync_api import Page, expect
 from ui_helpers import shot, sign_in
+from ui_support import UIServer
 
 
 def _projected(server: UIServer, memory_id: str) -> None:

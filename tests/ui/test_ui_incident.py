@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from conftest import UIServer
 from playwright.sync_api import Page, expect
 from ui_helpers import shot, sign_in
+from ui_support import UIServer
 
 
 def test_rollback_dry_run_then_apply(page: Page, ui_server: UIServer) -> None:

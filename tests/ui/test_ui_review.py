@@ -4,9 +4,9 @@ every effect is checked through the HTTP API."""
 
 from __future__ import annotations
 
-from conftest import UIServer
 from playwright.sync_api import Page, expect
 from ui_helpers import notices, shot, sign_in
+from ui_support import UIServer
 
 PII = "Ship to Dana, e-mail dana.reyes@example.org, before Friday."
 SECRET = "deploy token ghp_8fK2mQ9xLp3RtY7vWz1NcB4hJd6Gs0AeUi5o for the staging box"

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from conftest import UIServer
 from playwright.sync_api import Page, expect
 from ui_helpers import shot, sign_in
+from ui_support import UIServer
 
 from memgate.service.ui.web import CSP
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import Page
 
 if TYPE_CHECKING:
-    from conftest import UIServer
+    from ui_support import UIServer
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "ui"
 
