@@ -457,30 +457,53 @@ def json_string_chunks(piece: Chunk) -> list[Chunk]:
 
     A command, a code snippet or markup inside a JSON string is still a command,
     code or markup when something later reads the value (tool outputs, agent
-    framework stores and sessions keep JSON). Spans are in the same coordinates
-    as `piece`: the view of each value is the raw value with its escapes read in
-    place (same length), so findings point into the JSON text."""
+    framework stores and sessions keep JSON). One view of the whole chunk, same
+    length: the values with their escapes read in place, everything else blanked,
+    and a line break where each value ends (so two values never read as one
+    line). Spans in the view are spans in the JSON text."""
     if piece.kind is not ChunkKind.JSON:
         return []
-    out: list[Chunk] = []
-    base = piece.span.start
-    for m in _JSON_VALUE.finditer(piece.text):
+    text = piece.text
+    parts: list[str] = []
+    pos = 0
+    multiline = False
+    for m in _JSON_VALUE.finditer(text):
         start, end = m.span(1)
         if m.group(2) or end - start < _MIN_VALUE_CHARS:
             continue  # a key, or too short to carry anything
         raw = m.group(1)
         if not _TEXTLIKE.search(raw):
             continue
-        view = _JSON_ESCAPE.sub(lambda e: _JSON_ESCAPES[e.group(1)], raw) if "\\" in raw else raw
-        for sub in chunk(view):
-            if sub.text.isspace():
-                continue
-            out.append(
-                Chunk(
-                    kind=sub.kind,
-                    span=Span(base + start + sub.span.start, base + start + sub.span.end),
-                    text=sub.text,
-                    language=sub.language,
-                )
-            )
-    return out
+        multiline = multiline or "\\n" in raw
+        parts.append(_blank_json(text[pos:start]))
+        parts.append(_JSON_ESCAPE.sub(_read_escape, raw) if "\\" in raw else raw)
+        parts.append("\n")  # the closing quote
+        pos = end + 1
+    if not parts:
+        return []
+    parts.append(_blank_json(text[pos:]))
+    view = "".join(parts)
+    base = piece.span.start
+    if not multiline:
+        # one-line values: prose (the detectors find commands and calls in
+        # prose); chunking only pays off when a value holds lines of code
+        return [Chunk(kind=ChunkKind.PROSE, span=piece.span, text=view)]
+    return [
+        Chunk(
+            kind=sub.kind,
+            span=Span(base + sub.span.start, base + sub.span.end),
+            text=sub.text,
+            language=sub.language,
+        )
+        for sub in chunk(view)
+        if not sub.text.isspace()
+    ]
+
+
+def _read_escape(m: re.Match[str]) -> str:
+    return _JSON_ESCAPES[m.group(1)]
+
+
+def _blank_json(text: str) -> str:
+    """JSON syntax between values as blanks, line breaks kept."""
+    return re.sub(r"[^\n]", " ", text)

@@ -28,6 +28,7 @@ MAX_CHARS = 1 << 20
 EVIDENCE_CHARS = 120
 HIDDEN_DETECTOR = "hidden"
 ANALYZER_FAILURE = "MG-OBF-900"
+VALUE_DETECTORS = frozenset({"exfil", "javascript", "python_ast", "shell"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,10 @@ class Scanner:
         self._analyzers: list[tuple[str, Analyzer]] = [
             (name, analyzers[name](rs)) for name, rs in groups.items()
         ]
+        # On the string values of a JSON chunk, only the detectors that pass JSON
+        # chunks by: the others (regex rules, injection) already read the values
+        # in the JSON text itself.
+        self._value_analyzers = [(n, a) for n, a in self._analyzers if n in VALUE_DETECTORS]
         self._cache: LRUCache[str, tuple[Hit, ...]] | None = (
             LRUCache(maxsize=cache_size) if cache_size > 0 else None
         )
@@ -123,24 +128,25 @@ class Scanner:
                     # is not counted twice.
                     fired = {h.rule_id for h in hits}
                     for sub in json_string_chunks(piece):
-                        for hit in self._hits(sub, ctx):
+                        for hit in self._hits(sub, ctx, value=True):
                             if hit.rule_id not in fired:
                                 fired.add(hit.rule_id)
                                 located.append(self._locate(hit, sub, layer, chunk_index))
         located = _dedupe(located)
         return self._result(original, located, summaries)
 
-    def _hits(self, piece: Chunk, ctx: ScanContext) -> tuple[Hit, ...]:
+    def _hits(self, piece: Chunk, ctx: ScanContext, *, value: bool = False) -> tuple[Hit, ...]:
         key = ""
         if self._cache is not None:
             key = xxhash.xxh3_64_hexdigest(
-                f"{piece.kind}|{piece.language}|{ctx.cache_key()}|".encode() + _utf8(piece.text)
+                f"{piece.kind}|{piece.language}|{ctx.cache_key()}|{value:d}|".encode()
+                + _utf8(piece.text)
             )
             cached = self._cache.get(key)
             if cached is not None:
                 return cached
         hits: list[Hit] = []
-        for name, analyzer in self._analyzers:
+        for name, analyzer in self._value_analyzers if value else self._analyzers:
             try:
                 hits.extend(analyzer.analyze(piece, ctx))
             except Exception:  # the scanner never raises on content
