@@ -19,7 +19,8 @@ EXPECTED = {
         "after review thread B sees {'text': 'likes green tea'}",
     ],
     "openai_agents.md": [
-        "function_call_output -> [memgate: this function call output was withheld: MG-INJ"
+        "function_call_output -> [memgate: this function call output was withheld: ",
+        "MG-INJ-001",
     ],
     "autogen.md": [
         "Prefers metric units. approved 1.0",
