@@ -21,7 +21,6 @@ import os
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -154,6 +153,7 @@ class _Checkpointer:
     def __init__(self, path: Path) -> None:
         self._path = path
         self._wake = threading.Event()
+        self._halt = threading.Event()
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="memgate-checkpoint", daemon=True)
         self._thread.start()
@@ -170,9 +170,12 @@ class _Checkpointer:
             db.execute("PRAGMA busy_timeout=1000")
             while True:
                 self._wake.wait()
+                # Clear, then look at _stop: close() sets _stop before waking us,
+                # so a wake-up cleared here can never hide a close (checking first
+                # and clearing after lost it, and close() waited out its timeout).
+                self._wake.clear()
                 if self._stop:
                     return
-                self._wake.clear()
                 with contextlib.suppress(sqlite3.Error):
                     row = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     if row is not None and row[1] > WAL_AUTOCHECKPOINT_PAGES:
@@ -181,12 +184,14 @@ class _Checkpointer:
                         # past the bound, RESTART waits out the writer for one short
                         # pass (most frames are copied already) so the WAL restarts.
                         db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-                time.sleep(CHECKPOINT_PAUSE_SECONDS)
+                if self._halt.wait(CHECKPOINT_PAUSE_SECONDS):
+                    return  # closing: don't make close() wait out the pause
         finally:
             db.close()
 
     def close(self) -> None:
         self._stop = True
+        self._halt.set()
         self._wake.set()
         self._thread.join(timeout=10)
 
