@@ -443,7 +443,7 @@ class SqliteStore:
     ) -> None:
         """A long scan (replay) on its own read-only connection in a worker thread:
         memory stays flat, and it holds no snapshot open on the shared reader."""
-        uri = self._path.resolve().as_uri() + "?mode=ro"
+        uri = _read_only_uri(self._path)
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
             cur = db.execute(sql, params)
             while rows := cur.fetchmany(4096):
@@ -476,7 +476,7 @@ class SqliteStore:
         return await asyncio.to_thread(self._verify_sync, checkpoint)
 
     def _verify_sync(self, checkpoint: Checkpoint | None) -> VerifyResult:
-        uri = self._path.resolve().as_uri() + "?mode=ro"
+        uri = _read_only_uri(self._path)
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
             row = db.execute("SELECT count(*), max(seq) FROM events").fetchone()
         count, head = int(row[0]), int(row[1] or 0)
@@ -761,6 +761,12 @@ class SqliteStore:
         self._writer.close()
         if self._lock is not None:
             self._lock.close()  # releases the writer lock
+
+
+def _read_only_uri(path: Path) -> str:
+    """The URI of a read-only connection of its own (long scans: verify, replay;
+    a string, so verify's worker processes can open it too)."""
+    return path.resolve().as_uri() + "?mode=ro"
 
 
 def _hold_writer_lock(path: Path) -> IO[bytes]:
