@@ -114,5 +114,15 @@ async def graph_gateway(
         await gateway.close()
 
 
+@asynccontextmanager
+async def incident_gateway(
+    backend: str, tmp_path: Path, server: FalkorServer | None, graph_name: str | None
+) -> AsyncIterator[tuple[Gateway, Incident]]:
+    """A graph gateway on its own clock with the incident written into it."""
+    clock = Clock()
+    async with graph_gateway(backend, tmp_path, server, graph_name, clock) as gateway:
+        yield gateway, await incident(gateway, clock)
+
+
 def run[T](coro: Any) -> T:
     return asyncio.run(coro)  # type: ignore[no-any-return]

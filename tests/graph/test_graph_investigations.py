@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from graph_fixtures import FalkorServer
-from graph_scenarios import BACKENDS, Clock, graph_gateway, incident, run, write
+from graph_scenarios import BACKENDS, Clock, graph_gateway, incident_gateway, run, write
 
 from memgate.bootstrap import memory_gateway, open_gateway
 from memgate.domain import Source
@@ -28,9 +28,7 @@ def test_readers_lists_each_call_and_session(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             found = await gw.readers(case.poison)
             assert found.status is S.OK
             assert [(r.session_id, r.call_id) for r in found.readers] == [("s1", "c1-read")]
@@ -51,9 +49,7 @@ def test_blast_radius_follows_reads_then_writes_with_paths(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             one = await gw.blast_radius(case.poison, depth=1)
             assert one.status is S.OK
             assert [r.memory_id for r in one.impact] == [case.note]
@@ -81,9 +77,7 @@ def test_a_write_before_the_read_is_not_tainted(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             earlier = await gw.write(write("Written first by s1.", "s4", "c4-early"))
             assert await gw.read(case.poison, Reader(session_id="s4", call_id="c4-read"))
             later = await gw.write(write("Written after reading by s4.", "s4", "c4-late"))
@@ -135,9 +129,7 @@ def test_provenance_names_source_uri_call_and_session(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             found = await gw.provenance(case.poison)
             assert found.status is S.OK
             (row,) = found.provenance
@@ -181,9 +173,7 @@ def test_every_empty_state_is_told_apart(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             assert (await gw.readers("m_nope")).status is S.UNKNOWN_MEMORY
             assert (await gw.blast_radius("m_nope", 2)).status is S.UNKNOWN_MEMORY
             assert (await gw.provenance("m_nope")).status is S.UNKNOWN_MEMORY
@@ -262,9 +252,7 @@ def test_state_changes_update_the_memory_in_the_graph(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             before = await gw.blast_radius(case.poison, 1)
             assert before.impact[0].state == "approved"
             await gw.delete(case.note, actor="op", reason="tainted")
@@ -278,9 +266,7 @@ def test_caller_text_never_becomes_cypher(
     backend: str, tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        async with graph_gateway(backend, tmp_path, falkordb_server, graph_name, clock) as gw:
-            case = await incident(gw, clock)
+        async with incident_gateway(backend, tmp_path, falkordb_server, graph_name) as (gw, case):
             hostile = "x'}) MATCH (n) DETACH DELETE n //"
             assert (await gw.readers(hostile)).status is S.UNKNOWN_MEMORY
             assert (await gw.blast_radius(hostile + " *1..99", 6)).status is S.UNKNOWN_MEMORY

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph_fixtures import FalkorServer, open_graph_gateway
-from graph_scenarios import Clock, incident, run
+from graph_fixtures import FalkorServer
+from graph_scenarios import Clock, incident, incident_gateway, run
 
 from memgate.bootstrap import open_gateway
 from memgate.domain.graph import InvestigationStatus as S
@@ -18,10 +18,10 @@ def test_dry_run_lists_readers_and_blast_radius(
     tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        gw = await open_graph_gateway(tmp_path, falkordb_server, graph_name, clock=clock)
-        try:
-            case = await incident(gw, clock)
+        async with incident_gateway("falkordb", tmp_path, falkordb_server, graph_name) as (
+            gw,
+            case,
+        ):
             (first,) = await gw.history(case.poison)
             plan = await gw.rollback(to=first.seq - 1, reason="poisoned page", actor="op")
             assert not plan.applied and plan.graph_status is S.OK
@@ -33,8 +33,6 @@ def test_dry_run_lists_readers_and_blast_radius(
             derived = {r.memory_id: r.depth for r in plan.derived}
             assert derived[case.note] == 1 and derived[case.summary] in (1, 2)
             assert case.unrelated not in derived and case.unread not in derived
-        finally:
-            await gw.close()
 
     run(scenario())
 
@@ -43,10 +41,10 @@ def test_memory_scope_follows_the_taint_with_a_graph(
     tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
 ) -> None:
     async def scenario() -> None:
-        clock = Clock()
-        gw = await open_graph_gateway(tmp_path, falkordb_server, graph_name, clock=clock)
-        try:
-            case = await incident(gw, clock)
+        async with incident_gateway("falkordb", tmp_path, falkordb_server, graph_name) as (
+            gw,
+            case,
+        ):
             (first,) = await gw.history(case.poison)
             scope = RollbackScope(memory_id=case.poison)
             plan = await gw.rollback(
@@ -61,8 +59,6 @@ def test_memory_scope_follows_the_taint_with_a_graph(
                 item = await gw.read(kept, reader)
                 assert item is not None and item.state is MemoryState.APPROVED
             assert (await gw.verify()).ok
-        finally:
-            await gw.close()
 
     run(scenario())
 
