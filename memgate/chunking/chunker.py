@@ -440,8 +440,16 @@ def _substantial(value: object, depth: int) -> bool:
     return False
 
 
-# A JSON string value (not a key): its raw text between the quotes.
-_JSON_VALUE = re.compile(r'"((?:[^"\\\n]|\\.){0,16000})"(\s*:)?')
+# A JSON string literal: group 1 its raw text between the quotes; group 2 set
+# when a colon follows (a key, not a value).
+JSON_STRING = re.compile(r'"([^"\\\n]{0,4000}(?:\\.[^"\\\n]{0,4000}){0,4000})"(\s*:)?')
+
+
+def json_value_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the JSON string values (not keys) in `text`."""
+    return [m.span(1) for m in JSON_STRING.finditer(text) if not m.group(2)]
+
+
 # JSON escapes read as one character each, kept the same length (the backslash
 # becomes a space) so spans in the view are spans in the JSON text.
 _JSON_ESCAPES = {"n": " \n", "t": " \t", "r": " \r", '"': ' "', "\\": " \\", "/": " /"}
@@ -467,7 +475,7 @@ def json_string_chunks(piece: Chunk) -> list[Chunk]:
     parts: list[str] = []
     pos = 0
     multiline = False
-    for m in _JSON_VALUE.finditer(text):
+    for m in JSON_STRING.finditer(text):
         start, end = m.span(1)
         if m.group(2) or end - start < _MIN_VALUE_CHARS:
             continue  # a key, or too short to carry anything

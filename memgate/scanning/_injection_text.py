@@ -12,13 +12,12 @@ import bisect
 import itertools
 import re
 
+from memgate.chunking.chunker import JSON_STRING, json_value_spans
 from memgate.domain import Chunk, ChunkKind
 
 MAX_VIEW_CHARS = 200_000
 """Longer chunks are analyzed on their first this-many characters (bounded time)."""
 
-# JSON string literals; a key is a string followed by a colon.
-_JSON_STRING = re.compile(r'"([^"\\\n]{0,4000}(?:\\.[^"\\\n]{0,4000}){0,4000})"(\s*:)?')
 # Comments and string literals in code (python, shell, javascript, powershell).
 _CODE_TEXT = re.compile(
     r'"""[\s\S]{0,20000}?"""|\'\'\'[\s\S]{0,20000}?\'\'\''
@@ -145,11 +144,6 @@ def _blank(text: str, keep: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def json_value_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of the JSON string values (not keys) in `text`."""
-    return [m.span(1) for m in _JSON_STRING.finditer(text) if not m.group(2)]
-
-
 def _code_keep(text: str) -> list[tuple[int, int]]:
     keep: list[tuple[int, int]] = []
     for m in _CODE_TEXT.finditer(text):
@@ -183,7 +177,7 @@ def json_values(lower: str) -> list[str]:
     or has fewer than two (nothing to glue)."""
     if len(lower) > 8000:
         return []
-    values = [value for value, colon in _JSON_STRING.findall(lower) if not colon]
+    values = [value for value, colon in JSON_STRING.findall(lower) if not colon]
     return values if len(values) >= 2 else []
 
 
