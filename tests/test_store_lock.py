@@ -4,9 +4,11 @@ refused with a clear error (two writers would fork the MAC chain)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,46 +35,42 @@ HOLDER = textwrap.dedent(
 )
 
 
-def test_a_second_process_cannot_open_the_log_for_writing(tmp_path: Path) -> None:
-    db = tmp_path / "db" / "memgate.sqlite3"
+@contextlib.contextmanager
+def holder(db: Path) -> Iterator[subprocess.Popen[str]]:
+    """A process that holds the store open until it reads a line."""
     with subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(db)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-    ) as holder:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+    ) as process:
+        assert process.stdout is not None and process.stdout.readline().strip() == "open"
+        yield process
+
+
+async def reopen(db: Path) -> int:
+    store = await SqliteStore.open(db, KEY)
+    try:
+        return (await store.checkpoint()).seq
+    finally:
+        await store.close()
+
+
+def test_a_second_process_cannot_open_the_log_for_writing(tmp_path: Path) -> None:
+    db = tmp_path / "db" / "memgate.sqlite3"
+    with holder(db) as process:
         with pytest.raises(StorageError, match="another process"):
             asyncio.run(SqliteStore.open(db, KEY))
-        assert holder.stdin is not None
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.wait(timeout=30) == 0
-
-    async def reopen() -> int:
-        store = await SqliteStore.open(db, KEY)
-        try:
-            return (await store.checkpoint()).seq
-        finally:
-            await store.close()
-
-    assert asyncio.run(reopen()) == 0  # released when the holder closed
+        assert process.stdin is not None
+        process.stdin.write("\n")
+        process.stdin.flush()
+        assert process.wait(timeout=30) == 0
+    assert asyncio.run(reopen(db)) == 0  # released when the holder closed
 
 
 def test_the_lock_is_released_when_the_holder_dies(tmp_path: Path) -> None:
     db = tmp_path / "db" / "memgate.sqlite3"
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(db)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as holder:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
-        holder.kill()
-        holder.wait(timeout=30)
-
-    async def reopen() -> None:
-        store = await SqliteStore.open(db, KEY)
-        await store.close()
-
-    asyncio.run(reopen())
+    with holder(db) as process:
+        process.kill()
+        process.wait(timeout=30)
+    assert asyncio.run(reopen(db)) == 0
