@@ -134,7 +134,8 @@ def event_batch(records: Sequence[LogRecord]) -> EventBatch:
             "version": item.version,
         }
         at = micros(record.event.at)
-        if _is_write(record) and (item.session_id is not None or item.call_id is not None):
+        written = _is_write(record)
+        if written and (item.session_id is not None or item.call_id is not None):
             batch.writes.append(
                 {
                     "mid": item.id,
@@ -146,7 +147,7 @@ def event_batch(records: Sequence[LogRecord]) -> EventBatch:
                     "at": at,
                 }
             )
-        if _is_write(record) or record.event.op is Op.PROMOTED:
+        if written or record.event.op is Op.PROMOTED:
             batch.sources.append(_source_row(item))
         if record.event.op is Op.PROMOTED or record.event.state_before is None:
             batch.derived.extend(
