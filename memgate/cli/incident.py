@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -14,7 +15,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from memgate.cli.backend import backend
+from memgate.cli.backend import Backend, backend
 from memgate.cli.options import (
     USAGE_ERROR,
     DataDirOpt,
@@ -236,18 +237,10 @@ def log_tail(
                 time.sleep(1.0)
 
 
-def _investigate(target: Target, kind: str, subject: str, depth: int = 3) -> Investigation:
+def _investigate(target: Target, ask: Callable[[Backend], Investigation], as_json: bool) -> None:
+    """Ask the graph one question and print the answer; exit 0 when it answered."""
     with reported(), backend(target, graph=True) as b:
-        if kind == "readers":
-            return b.readers(subject)
-        if kind == "blast-radius":
-            return b.blast_radius(subject, depth)
-        if kind == "provenance":
-            return b.provenance(subject)
-        return b.exposure(subject)
-
-
-def _answer(found: Investigation, as_json: bool) -> None:
+        found = ask(b)
     if as_json:
         emit_json(found)
     else:
@@ -270,7 +263,7 @@ def investigate_readers(
 
     Exit 0 when the graph answered (even with nothing found), 1 when it could not.
     """
-    _answer(_investigate(Target.of(data_dir, url, key), "readers", memory_id), as_json)
+    _investigate(Target.of(data_dir, url, key), lambda b: b.readers(memory_id), as_json)
 
 
 @investigate_app.command("blast-radius")
@@ -289,8 +282,7 @@ def investigate_blast_radius(
 
     Exit 0 when the graph answered (even with nothing found), 1 when it could not.
     """
-    found = _investigate(Target.of(data_dir, url, key), "blast-radius", memory_id, depth)
-    _answer(found, as_json)
+    _investigate(Target.of(data_dir, url, key), lambda b: b.blast_radius(memory_id, depth), as_json)
 
 
 @investigate_app.command("provenance")
@@ -308,7 +300,7 @@ def investigate_provenance(
 
     Exit 0 when the graph answered (even with nothing found), 1 when it could not.
     """
-    _answer(_investigate(Target.of(data_dir, url, key), "provenance", memory_id), as_json)
+    _investigate(Target.of(data_dir, url, key), lambda b: b.provenance(memory_id), as_json)
 
 
 @investigate_app.command("exposure")
@@ -326,7 +318,7 @@ def investigate_exposure(
 
     Exit 0 when the graph answered (even with nothing found), 1 when it could not.
     """
-    _answer(_investigate(Target.of(data_dir, url, key), "exposure", fingerprint), as_json)
+    _investigate(Target.of(data_dir, url, key), lambda b: b.exposure(fingerprint), as_json)
 
 
 @graph_app.command("rebuild")

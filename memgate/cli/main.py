@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from memgate.cli import demo, incident, keys, memories, review, serve
-from memgate.cli.options import USAGE_ERROR
+from memgate.cli.options import USAGE_ERROR, fail
 from memgate.domain import Decision, ScanReport, Source
 from memgate.errors import MemgateError
 from memgate.scanning.examples import expand
@@ -47,16 +47,11 @@ DECISION_STYLE = {Decision.APPROVE: "green", Decision.REVIEW: "yellow", Decision
 MAX_INPUT = 1 << 20
 
 
-def _fail(message: str, code: int = 3) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}")
-    return typer.Exit(code)
-
-
 def _inspector(rules: list[Path] | None, policy: Path | None) -> Inspector:
     try:
         return Inspector.default(rules_paths=rules, policy_path=policy)
     except MemgateError as exc:
-        raise _fail(str(exc)) from None
+        fail(str(exc), USAGE_ERROR)
 
 
 def report_json(item_id: str | None, report: ScanReport) -> dict[str, Any]:
@@ -131,9 +126,9 @@ def _read_input(file: str | None) -> str:
             with open(file, "rb") as handle:
                 data = handle.read(MAX_INPUT + 1)
         except OSError as exc:
-            raise _fail(f"cannot read {file}: {exc.strerror}") from None
+            fail(f"cannot read {file}: {exc.strerror}", USAGE_ERROR)
     if len(data) > MAX_INPUT:
-        raise _fail(f"input is larger than {MAX_INPUT} bytes")
+        fail(f"input is larger than {MAX_INPUT} bytes", USAGE_ERROR)
     return data.decode("utf-8", errors="replace")
 
 
@@ -141,7 +136,7 @@ def _scan_jsonl(inspector: Inspector, path: Path, out: Path | None, table: bool)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise _fail(f"cannot read {path}: {exc.strerror}") from None
+        fail(f"cannot read {path}: {exc.strerror}", USAGE_ERROR)
     results: list[tuple[str, Source, ScanReport]] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -154,7 +149,7 @@ def _scan_jsonl(inspector: Inspector, path: Path, out: Path | None, table: bool)
             source = Source(item.get("source") or Source.TOOL)
             item_id = str(item.get("id", number))
         except (ValueError, KeyError, TypeError) as exc:
-            raise _fail(f"{path}:{number}: bad record: {exc}") from None
+            fail(f"{path}:{number}: bad record: {exc}", USAGE_ERROR)
         results.append((item_id, source, inspector.inspect(text, source)))
     if table:
         _print_table(Console(), results)
@@ -248,7 +243,7 @@ def rules_test(
         inspector = Inspector.default(rules_paths=None)
         selected = load_rules(path) if path else inspector.scanner.rules
     except MemgateError as exc:
-        raise _fail(str(exc)) from None
+        fail(str(exc), USAGE_ERROR)
     failures = 0
     total = 0
     for rule in selected.rules:
