@@ -166,6 +166,26 @@ class _Tools:
         )
         return _receipt(receipt)
 
+    async def search(
+        self,
+        namespace: Namespace | None,
+        query: str | None,
+        metadata: dict[str, Any] | None,
+        limit: int,
+        offset: int,
+        session_id: str | None,
+        ctx: Context | None,
+    ) -> dict[str, Any]:
+        items = await self.backend.search(
+            _ns(namespace),
+            query,
+            metadata=metadata,
+            limit=limit,
+            offset=offset,
+            reader=self.reader(session_id, ctx),
+        )
+        return {"items": [_item(i) for i in items]}
+
     async def update(
         self,
         memory_id: str,
@@ -282,17 +302,9 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Memories under a namespace whose content has every word of `query`."""
-        items = await _tool_call(
-            backend.search(
-                _ns(namespace),
-                query,
-                metadata=metadata,
-                limit=limit,
-                offset=offset,
-                reader=tools.reader(session_id, ctx),
-            )
+        return await _tool_call(
+            tools.search(namespace, query, metadata, limit, offset, session_id, ctx)
         )
-        return {"items": [_item(i) for i in items]}
 
     @server.tool(annotations=READ)
     async def get_memory(
@@ -313,16 +325,7 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         ctx: Context | None = None,
     ) -> dict[str, Any]:
         """The memories under a namespace, newest first."""
-        items = await _tool_call(
-            backend.search(
-                _ns(namespace),
-                None,
-                limit=limit,
-                offset=offset,
-                reader=tools.reader(session_id, ctx),
-            )
-        )
-        return {"items": [_item(i) for i in items]}
+        return await _tool_call(tools.search(namespace, None, None, limit, offset, session_id, ctx))
 
     @server.tool(annotations=OVERWRITE)
     async def update_memory(

@@ -101,6 +101,20 @@ async def _act(
     return done
 
 
+async def _decide(
+    request: Request, session: Session, memory_id: str, action: str, text: str | None, back: str
+) -> Response:
+    """One item's approve or reject from its page: the outcome as a notice, then back."""
+    done = "approved" if action == "approve" else "rejected"
+    try:
+        await _act(request, session, memory_id, action, text)
+    except REFUSALS as exc:
+        session.notice("error", f"Not {done}: {exc}")
+    else:
+        session.notice("ok", f"{done.capitalize()} {memory_id}.")
+    return RedirectResponse(back, 303)
+
+
 async def _pending(
     gw: Gateway,
     prefixes: list[tuple[str, ...]],
@@ -232,13 +246,7 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
         form = await ui.check_csrf(request, session)
         back = safe_back(form.get("back"), f"{PREFIX}/items/{memory_id}")
         note = str(form.get("note") or "").strip() or None
-        try:
-            await _act(request, session, memory_id, "approve", note)
-        except REFUSALS as exc:
-            session.notice("error", f"Not approved: {exc}")
-        else:
-            session.notice("ok", f"Approved {memory_id}.")
-        return RedirectResponse(back, 303)
+        return await _decide(request, session, memory_id, "approve", note, back)
 
     @router.post("/items/{memory_id}/reject", name="ui_reject")
     async def reject(request: Request, memory_id: str) -> Response:
@@ -249,13 +257,7 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
         if not reason:
             session.notice("error", "Not rejected: a reason is required to reject.")
             return RedirectResponse(back, 303)
-        try:
-            await _act(request, session, memory_id, "reject", reason)
-        except REFUSALS as exc:
-            session.notice("error", f"Not rejected: {exc}")
-        else:
-            session.notice("ok", f"Rejected {memory_id}.")
-        return RedirectResponse(back, 303)
+        return await _decide(request, session, memory_id, "reject", reason, back)
 
     @router.post("/items/{memory_id}/preview", name="ui_preview")
     async def preview(request: Request, memory_id: str) -> Response:
