@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from memgate.domain import Category, ChunkKind, Severity, Source
 from memgate.errors import RulesError
 
-RULE_ID = re.compile(r"^MG-(SEC|PII|INJ|EXF|AST|SH|JS|PS|HID|OBF)-\d{3}$")
+RULE_ID = re.compile(r"^MG-(SEC|PII|INJ|EXF|AST|SH|JS|PS|HID|OBF|CLS|EFF|ID)-\d{3}$")
 
 
 class ExampleCase(BaseModel):
