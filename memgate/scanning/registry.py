@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from memgate.scanning.analyzer import AnalyzerFactory
 from memgate.scanning.exfil import ExfilAnalyzer
+from memgate.scanning.identifiers import IdentifierAnalyzer
 from memgate.scanning.injection import InjectionAnalyzer
 from memgate.scanning.javascript import JavaScriptAnalyzer
 from memgate.scanning.python_ast import PythonAstAnalyzer
@@ -16,6 +17,7 @@ from memgate.scanning.shell import ShellAnalyzer
 BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
     {
         "exfil": ExfilAnalyzer,
+        "identifiers": IdentifierAnalyzer,
         "injection": InjectionAnalyzer,
         "javascript": JavaScriptAnalyzer,
         "python_ast": PythonAstAnalyzer,

@@ -1,0 +1,559 @@
+r"""The `identifiers` detector: personal identifiers checked with the field's libraries.
+
+Rules (`rules/identifiers.toml`) are data; this module only knows three kinds:
+
+- `kind = "checksum"` (the default): a candidate `regex` whose `value_group` must
+  pass any of the `params.check` validators: a `python-stdnum` module by its
+  path (`"se.personnummer"`, `"iban"`, `"in_.aadhaar"`), or one of the few
+  `_BUILTIN_CHECKS` for identifiers stdnum lacks (HKID, Taiwan ID). With
+  `params.label = "required"` (weak checksums, short numbers) one of the rule's
+  `keywords` must stand before the value: within `params.near` characters, or
+  anywhere in its paragraph with `params.context = "paragraph"` (a CSV header
+  labels every row). Otherwise the keywords are not a prefilter: the rule runs
+  wherever the chunk holds `params.digits` digits.
+- `kind = "phone"`: candidates from `regex` checked with `phonenumbers`
+  (libphonenumber). A number written internationally (`+44 …`, `0049 …`) must be
+  valid for its country; a national one (`(08) 0681 0568`) must be said to be a
+  phone (a `keywords` word in its paragraph, a `params.near_labels` word or an
+  e-mail address just before it) and be valid in some region, tried in the order
+  the script of the text hints. Toll-free, premium and shared-cost numbers are
+  businesses, and NANP 555-0100..0199 is reserved for fiction: not personal data.
+- `kind = "email"`: addresses with an internationalised domain or local part
+  (IDN, EAI) that the ASCII e-mail rule cannot see; the domain must encode to IDNA.
+
+Every kind honours the rule's `validators` and `filters` (`predicates.py`) and
+drops a value whose paragraph says the data is fictional or an example.
+
+Cost: a chunk without a digit (and, for e-mail, without a non-ASCII `@` address)
+costs one `str.isascii` and one regex search; keywords are found with one
+Aho-Corasick pass; phonenumbers runs only on phone-shaped candidates with a label,
+a `+` or a `00` in front.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import phonenumbers
+from ahocorasick_rs import AhoCorasick, MatchKind
+
+from memgate.domain import Chunk, ChunkKind
+from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.predicates import FILTERS, VALIDATORS, Predicate, email_personal
+from memgate.scanning.rules import Rule
+
+__all__ = ["IdentifierAnalyzer", "is_fictional_context"]
+
+MAX_HITS_PER_RULE = 32
+MAX_CANDIDATES = 256
+"""Per rule and chunk: candidates past this are not checked (bounded time)."""
+CONTEXT_CHARS = 80
+PARAGRAPH_CHARS = 600
+DEFAULT_NEAR = 48
+PHONE_NEAR = 40
+"""How close a weak phone word or an e-mail address must be before a number."""
+
+Check = Callable[[str], bool]
+
+_KINDS = frozenset({"checksum", "phone", "email"})
+_PARAMS = frozenset({"kind", "check", "label", "near", "context", "digits", "near_labels"})
+_DIGIT = re.compile(r"\d")
+_WORD_CHAR = re.compile(r"\w")
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _stdnum_check(path: str) -> Check:
+    module: Any = importlib.import_module(f"stdnum.{path}")
+    is_valid: Callable[[str], bool] = module.is_valid
+
+    def check(value: str) -> bool:
+        try:
+            return bool(is_valid(value))
+        except Exception:  # stdnum raises on odd input; a check never does
+            return False
+
+    return check
+
+
+_HKID_LETTER = {chr(c): c - 55 for c in range(ord("A"), ord("Z") + 1)}  # A=10 .. Z=35
+
+
+def hkid_valid(value: str) -> bool:
+    """Hong Kong identity card: one or two letters, six digits, a check digit or A
+    (mod 11; shown in brackets: `A123456(3)`). stdnum has no module for it."""
+    compact = re.sub(r"[\s()\[\]-]", "", value.upper())
+    m = re.fullmatch(r"([A-Z]{1,2})(\d{6})([0-9A])", compact)
+    if m is None:
+        return False
+    letters, digits, check = m.groups()
+    values = ([36] if len(letters) == 1 else []) + [_HKID_LETTER[c] for c in letters]
+    values += [int(d) for d in digits]
+    total = sum(v * w for v, w in zip(values, range(9, 1, -1), strict=True))
+    expected = (11 - total % 11) % 11
+    return check == ("A" if expected == 10 else str(expected))
+
+
+_TW_LETTER = dict(zip("ABCDEFGHJKLMNPQRSTUVXYWZIO", range(10, 36), strict=True))
+
+
+def twid_valid(value: str) -> bool:
+    """Taiwan national identification number: a letter, 1/2 (or 8/9 for residents),
+    eight digits, weighted mod 10. stdnum has only `tw.ubn` (companies)."""
+    compact = value.strip().upper()
+    if not re.fullmatch(r"[A-Z][1289]\d{8}", compact):
+        return False
+    code = _TW_LETTER[compact[0]]
+    total = code // 10 + (code % 10) * 9
+    total += sum(int(d) * w for d, w in zip(compact[1:9], range(8, 0, -1), strict=True))
+    total += int(compact[9])
+    return total % 10 == 0
+
+
+_NINO = re.compile(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]")
+_NINO_UNUSED = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
+
+
+def gb_nino_valid(value: str) -> bool:
+    """UK National Insurance number: the allocation rules (no D, F, I, Q, U, V first;
+    no O second; BG, GB, KN, NK, NT, TN, ZZ unused). There is no check digit, and
+    stdnum has no module for it, so rules need a label next to it."""
+    compact = re.sub(r"\s", "", value.upper())
+    return bool(_NINO.fullmatch(compact)) and compact[:2] not in _NINO_UNUSED
+
+
+_BUILTIN_CHECKS: dict[str, Check] = {
+    "gb_nino": gb_nino_valid,
+    "hkid": hkid_valid,
+    "twid": twid_valid,
+}
+
+
+def _check(name: str) -> Check:
+    builtin = _BUILTIN_CHECKS.get(name)
+    if builtin is not None:
+        return builtin
+    try:
+        return _stdnum_check(name)
+    except ImportError:
+        raise ValueError(f"unknown identifier check {name!r} (no stdnum.{name})") from None
+
+
+# ---------------------------------------------------------------- context predicates
+
+_FICTIONAL = re.compile(
+    r"""(?ix)
+    \be\.g\.|\b(?:for\ example|example|sample|fictional|fictitious|made[- ]up|placeholder|
+       dummy|fake|mock|synthetic|test\ (?:data|number|value|id)s?|demo|documentation\ only)\b
+    | 示例|样例|范例|虚构|假数据|测试数据|演示|举例|例如
+    """
+)
+_EXAMPLE_DOMAIN = re.compile(
+    r"(?i)[\w.+-]*@?\bexample\.(?:com|org|net|edu|[a-z]{2})\b|@mail\.example\b"
+)
+
+
+def is_fictional_context(context: str) -> bool:
+    """The text says its data is an example, a sample or made up. E-mail and web
+    addresses at `example.com` (RFC 2606 names used in any real-looking record)
+    do not count as saying so."""
+    return bool(_FICTIONAL.search(_EXAMPLE_DOMAIN.sub(" ", context)))
+
+
+def _checked(checks: Sequence[Check], value: str) -> bool:
+    """Any check accepts the value (as written, or without its spaces: not every
+    stdnum module drops them), and it is not one digit repeated (`111.111.111-11`)."""
+    digits = {c for c in value if c.isdigit()}
+    if len(digits) < 3:
+        return False
+    compact = "".join(value.split())
+    return any(check(value) or (compact != value and check(compact)) for check in checks)
+
+
+def _paragraph(text: str, start: int, end: int) -> str:
+    low = max(0, start - PARAGRAPH_CHARS)
+    before = text.rfind("\n\n", low, start)
+    after = text.find("\n\n", end, end + PARAGRAPH_CHARS)
+    return text[before + 2 if before >= 0 else low : after if after >= 0 else end + PARAGRAPH_CHARS]
+
+
+def _paragraph_start(text: str, start: int) -> int:
+    low = max(0, start - PARAGRAPH_CHARS)
+    before = text.rfind("\n\n", low, start)
+    return before + 2 if before >= 0 else low
+
+
+# ---------------------------------------------------------------- phones
+
+_SKIP_TYPES = frozenset(
+    {
+        phonenumbers.PhoneNumberType.TOLL_FREE,
+        phonenumbers.PhoneNumberType.PREMIUM_RATE,
+        phonenumbers.PhoneNumberType.SHARED_COST,
+        phonenumbers.PhoneNumberType.UAN,
+    }
+)
+_DEFAULT_REGIONS = (
+    "US", "GB", "CN", "TW", "HK", "JP", "KR", "IN", "DE", "FR", "ES", "IT", "PT", "NL",
+    "BE", "CH", "AT", "SE", "NO", "DK", "FI", "PL", "CZ", "TR", "RU", "UA", "AU", "NZ",
+    "CA", "BR", "MX", "AR", "CL", "CO", "ZA", "NG", "EG", "SA", "AE", "IL", "TH", "VN",
+    "ID", "MY", "SG", "PH", "IE", "GR", "RO", "HU",
+)  # fmt: skip
+_SCRIPT_REGIONS = (
+    (re.compile("[\u3040-\u30ff]"), ("JP",)),
+    (re.compile("[\uac00-\ud7af]"), ("KR",)),
+    (re.compile("[\u0e00-\u0e7f]"), ("TH",)),
+    (re.compile("[\u4e00-\u9fff]"), ("CN", "TW", "HK", "SG")),
+    (re.compile("[\u0400-\u04ff]"), ("RU", "UA")),
+    (re.compile("[\u0600-\u06ff]"), ("SA", "AE", "EG")),
+    (re.compile("[\u0900-\u097f]"), ("IN",)),
+    (re.compile("[åäöÅÄÖ]"), ("SE", "FI")),
+    (re.compile("[ğışĞİŞ]"), ("TR",)),
+    (re.compile("[ąęłńśźżĄĘŁŃŚŹŻ]"), ("PL",)),
+)
+_CN_MOBILE = re.compile(r"(?:86)?1[3-9]\d{9}")
+"""Left to MG-PII-002, which finds Chinese mobiles without a label."""
+_EXTENSION = re.compile(r"(?i)\s*(?:x|ext\.?|#)\s*\d{1,6}$")
+_DATE_LIKE = re.compile(
+    r"(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])"
+    r"|(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:19|20)\d\d"
+    r"|(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[ T]?\d{4,6})?"
+)
+_UNICODE_NAME_LOCAL = re.compile(
+    r"[^\W\d_]{2,}[._-][^\W\d_]{2,}(?:[._-]?\w{1,10})?|[^\W\d_\x00-\x7f]{2,8}"
+)
+"""A person's name as an address: `søren.åberg`, `jürgen.müller`, `王芳`."""
+_EMAIL_BEFORE = re.compile(r"[\w.+-]@[\w-]+\.\w")
+
+
+def _regions(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """Regions to try a national number in, those the script of the text hints first."""
+    hinted: list[str] = []
+    if not text.isascii():
+        for pattern, regions in _SCRIPT_REGIONS:
+            if pattern.search(text):
+                hinted.extend(regions)
+    return tuple(dict.fromkeys([*hinted, *_DEFAULT_REGIONS])), frozenset(hinted)
+
+
+def _personal(number: phonenumbers.PhoneNumber) -> bool:
+    return phonenumbers.number_type(number) not in _SKIP_TYPES and not _is_fictional_number(number)
+
+
+def _phone_number(
+    value: str, regions: tuple[tuple[str, ...], frozenset[str]], *, possible: bool
+) -> phonenumbers.PhoneNumber | None:
+    """A person's number: valid (or, with `possible`, of a possible length) in its
+    own country (`+`, `00`) or in the first of `regions` that accepts it as a line
+    of a person (a toll-free line in a hinted region is a business: None)."""
+    number = _EXTENSION.sub("", value).strip()
+    digits = "".join(c for c in number if c.isdigit())
+    order, hinted = regions
+    try:
+        if number.startswith("+") or (number.startswith("00") and len(digits) >= 10):
+            intl = "+" + (digits[2:] if number.startswith("00") else digits)
+            parsed = phonenumbers.parse(intl, None)
+            ok = phonenumbers.is_valid_number(parsed) or (
+                possible and phonenumbers.is_possible_number(parsed)
+            )
+            return parsed if ok and _personal(parsed) else None
+        fallback = None
+        for region in order:
+            parsed = phonenumbers.parse(number, region)
+            if phonenumbers.is_valid_number(parsed):
+                if _personal(parsed):
+                    return parsed
+                if region in hinted:
+                    return None
+            elif possible and fallback is None and phonenumbers.is_possible_number(parsed):
+                fallback = parsed
+        return fallback if fallback is not None and _personal(fallback) else None
+    except phonenumbers.NumberParseException:
+        return None
+
+
+def _is_fictional_number(number: phonenumbers.PhoneNumber) -> bool:
+    """NANP 555-0100..555-0199 is reserved for fiction and documentation."""
+    national = str(number.national_number)
+    return number.country_code == 1 and len(national) == 10 and national[3:8].startswith("55501")
+
+
+# ---------------------------------------------------------------- compiled rules
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    rule: Rule
+    kind: str
+    pattern: re.Pattern[str]
+    checks: tuple[Check, ...]
+    label_required: bool
+    near: int
+    paragraph: bool
+    digits: int
+    keywords: tuple[str, ...]
+    near_labels: tuple[str, ...]
+    validators: tuple[Predicate, ...]
+    filters: tuple[Predicate, ...]
+    kinds: frozenset[ChunkKind]
+
+
+def _compile(rule: Rule) -> _Spec:
+    params = rule.params
+    unknown = set(params) - _PARAMS
+    if unknown:
+        raise ValueError(f"{rule.id}: unknown identifiers params {sorted(unknown)}")
+    kind = str(params.get("kind", "checksum"))
+    if kind not in _KINDS:
+        raise ValueError(f"{rule.id}: params.kind must be one of {sorted(_KINDS)}")
+    pattern = rule.compiled()
+    if pattern is None:
+        raise ValueError(f"{rule.id}: an identifiers rule needs `regex`")
+    raw_checks = params.get("check", [])
+    names = [raw_checks] if isinstance(raw_checks, str) else list(raw_checks)
+    if kind == "checksum" and not names:
+        raise ValueError(f"{rule.id}: a checksum rule needs params.check")
+    label = params.get("label", "optional")
+    if label not in ("required", "optional"):
+        raise ValueError(f"{rule.id}: params.label must be 'required' or 'optional'")
+    if label == "required" and not rule.keywords:
+        raise ValueError(f"{rule.id}: params.label = 'required' needs keywords")
+    try:
+        validators = tuple(VALIDATORS[name] for name in rule.validators)
+        filters = tuple(FILTERS[name] for name in rule.filters)
+    except KeyError as exc:
+        raise ValueError(f"{rule.id}: unknown filter or validator {exc}") from None
+    return _Spec(
+        rule=rule,
+        kind=kind,
+        pattern=pattern,
+        checks=tuple(_check(n) for n in names),
+        label_required=label == "required",
+        near=int(params.get("near", DEFAULT_NEAR)),
+        paragraph=params.get("context", "near") == "paragraph",
+        digits=int(params.get("digits", 6)),
+        keywords=_words(rule.keywords),
+        near_labels=_words(str(k) for k in params.get("near_labels", [])),
+        validators=validators,
+        filters=filters,
+        kinds=frozenset(rule.chunks),
+    )
+
+
+def _words(words: Iterable[str]) -> tuple[str, ...]:
+    """Label words as they appear in scanned text: NFKC-normalized (the scanner
+    normalizes text first: Thai SARA AM decomposes), lower-cased."""
+    return tuple(dict.fromkeys(unicodedata.normalize("NFKC", w).lower() for w in words if w))
+
+
+def _lower(text: str) -> str:
+    """`text.lower()`, one character for one (`İ` lowers to two): label positions
+    must index the text."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    return "".join(c if len(low := c.lower()) != 1 else low for c in text)
+
+
+@dataclass(slots=True)
+class _Labels:
+    """Where each label word ends in the chunk, by word."""
+
+    ends: dict[str, list[int]]
+
+    def before(self, words: Sequence[str], start: int, low: int) -> bool:
+        """Some word ends in [low, start]."""
+        for word in words:
+            for end in self.ends.get(word, ()):
+                if low <= end <= start:
+                    return True
+        return False
+
+    def any(self, words: Sequence[str]) -> bool:
+        return any(w in self.ends for w in words)
+
+
+class IdentifierAnalyzer:
+    """Runs the identifiers rules (see the module docstring) on one chunk."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._specs = tuple(_compile(r) for r in rules)
+        words = list(
+            dict.fromkeys(w for s in self._specs for w in (*s.keywords, *s.near_labels) if w)
+        )
+        self._words = tuple(words)
+        self._automaton = AhoCorasick(words, matchkind=MatchKind.Standard) if words else None
+        self._min_digits = min((s.digits for s in self._specs if s.kind != "email"), default=0)
+        self._has_email = any(s.kind == "email" for s in self._specs)
+
+    def _labels(self, lower: str) -> _Labels:
+        ends: dict[str, list[int]] = {}
+        if self._automaton is None:
+            return _Labels(ends)
+        n = len(lower)
+        for index, start, end in self._automaton.find_matches_as_indexes(lower, overlapping=True):
+            word = self._words[index]
+            # An ASCII word must stand alone: `sin` is not in `using`, `tc` not in `etc`.
+            if word[0].isascii() and word[0].isalnum() and start > 0 and lower[start - 1].isalnum():
+                continue
+            if (
+                word[-1].isascii()
+                and word[-1].isalnum()
+                and end < n
+                and lower[end].isascii()
+                and lower[end].isalpha()
+            ):
+                continue
+            ends.setdefault(word, []).append(end)
+        return _Labels(ends)
+
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+        text = chunk.text
+        has_digits = _DIGIT.search(text) is not None
+        wants_email = self._has_email and "@" in text and not text.isascii()
+        if not has_digits and not wants_email:
+            return
+        digit_count = sum(map(text.count, "0123456789")) if has_digits else 0
+        if digit_count < self._min_digits and not wants_email:
+            return
+        labels = self._labels(_lower(text))
+        for spec in self._specs:
+            if chunk.kind not in spec.kinds:
+                continue
+            if spec.kind == "email":
+                if wants_email:
+                    yield from self._emails(spec, text)
+                continue
+            if digit_count < spec.digits:
+                continue
+            if spec.kind == "phone":
+                if (
+                    labels.any(spec.keywords)
+                    or labels.any(spec.near_labels)
+                    or "+" in text
+                    or ("00" in text or "@" in text)
+                ):
+                    yield from self._phones(spec, text, labels)
+                continue
+            if spec.label_required and not labels.any(spec.keywords):
+                continue
+            yield from self._checksums(spec, text, labels)
+
+    # -- kinds
+
+    def _accept(self, spec: _Spec, value: str, text: str, start: int, end: int) -> bool:
+        context = text[max(0, start - CONTEXT_CHARS) : end + CONTEXT_CHARS]
+        if any(not v(value, context) for v in spec.validators):
+            return False
+        if any(f(value, context) for f in spec.filters):
+            return False
+        return not is_fictional_context(_paragraph(text, start, end))
+
+    def _labelled(self, spec: _Spec, text: str, labels: _Labels, start: int) -> bool:
+        low = _paragraph_start(text, start) if spec.paragraph else max(0, start - spec.near)
+        return labels.before(spec.keywords, start, low)
+
+    def _checksums(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
+        group = spec.rule.value_group if spec.rule.value_group is not None else 0
+        count = 0
+        for n, m in enumerate(spec.pattern.finditer(text)):
+            if n >= MAX_CANDIDATES:
+                return
+            try:
+                vstart, vend = m.span(group)
+            except (IndexError, re.error):
+                continue
+            if vstart < 0:
+                continue
+            value = text[vstart:vend]
+            if not _checked(spec.checks, value):
+                continue
+            if spec.label_required and not self._labelled(spec, text, labels, vstart):
+                continue
+            if not self._accept(spec, value, text, vstart, vend):
+                continue
+            yield Hit(rule_id=spec.rule.id, start=m.start(), end=m.end(), value=(vstart, vend))
+            count += 1
+            if count >= MAX_HITS_PER_RULE:
+                return
+
+    def _phones(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
+        group = spec.rule.value_group if spec.rule.value_group is not None else 0
+        regions: tuple[tuple[str, ...], frozenset[str]] | None = None
+        count = 0
+        for n, m in enumerate(spec.pattern.finditer(text)):
+            if n >= MAX_CANDIDATES:
+                return
+            try:
+                vstart, vend = m.span(group)
+            except (IndexError, re.error):
+                continue
+            if vstart < 0:
+                continue
+            value = text[vstart:vend]
+            core = _EXTENSION.sub("", value)
+            digits = "".join(c for c in core if c.isdigit())
+            if not 7 <= len(digits) <= 15 or len(set(digits)) < 3:
+                continue
+            if _CN_MOBILE.fullmatch(digits) or _DATE_LIKE.fullmatch(core.strip()):
+                continue
+            intl = core.startswith("+") or (core.startswith("00") and len(digits) >= 10)
+            near = labels.before(spec.near_labels, vstart, max(0, vstart - PHONE_NEAR)) or bool(
+                _EMAIL_BEFORE.search(text, max(0, vstart - PHONE_NEAR), vstart)
+            )
+            strong = labels.before(spec.keywords, vstart, _paragraph_start(text, vstart))
+            if not intl and not (near or strong):
+                continue
+            # A bare 7-8 digit run in a paragraph that says "phone" somewhere is
+            # as often a count or an id: it needs its label right before it.
+            if (
+                not intl
+                and core.isdigit()
+                and len(digits) < 9
+                and not near
+                and not labels.before(spec.keywords, vstart, max(0, vstart - PHONE_NEAR))
+            ):
+                continue
+            if regions is None:
+                regions = _regions(text)
+            number = _phone_number(core, regions, possible=near or strong)
+            if number is None:
+                continue
+            if not self._accept(spec, value, text, vstart, vend):
+                continue
+            yield Hit(rule_id=spec.rule.id, start=m.start(), end=m.end(), value=(vstart, vend))
+            count += 1
+            if count >= MAX_HITS_PER_RULE:
+                return
+
+    def _emails(self, spec: _Spec, text: str) -> Iterator[Hit]:
+        group = spec.rule.value_group if spec.rule.value_group is not None else 0
+        count = 0
+        for n, m in enumerate(spec.pattern.finditer(text)):
+            if n >= MAX_CANDIDATES:
+                return
+            vstart, vend = m.span(group)
+            value = text[vstart:vend]
+            if value.isascii():
+                continue  # the ASCII e-mail rule's
+            domain = value.rpartition("@")[2]
+            try:
+                domain.encode("idna")
+            except UnicodeError:
+                continue
+            if not self._accept(spec, value, text, vstart, vend):
+                continue
+            context = text[max(0, vstart - CONTEXT_CHARS) : vend + CONTEXT_CHARS]
+            local = value.rpartition("@")[0]
+            if not (_UNICODE_NAME_LOCAL.fullmatch(local) or email_personal(value, context)):
+                continue
+            yield Hit(rule_id=spec.rule.id, start=m.start(), end=m.end(), value=(vstart, vend))
+            count += 1
+            if count >= MAX_HITS_PER_RULE:
+                return
