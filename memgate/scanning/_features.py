@@ -1,0 +1,78 @@
+"""Hashed character n-grams: the features of the shipped classifier.
+
+One function turns a text into hashed n-gram indices, vectorised with numpy so
+that a 2 KB text costs tens of microseconds. Training (`tools/train_classifier.py`)
+and inference (`memgate.scanning.classifier`) call the same function, so the
+model sees at run time exactly what it was trained on.
+
+The text is folded first: lower case, every decimal digit to `0` (ports, IPs,
+dates and ids generalise), runs of whitespace to one space. N-grams run over
+code points, so Chinese and Latin text are treated alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FEATURE_BITS", "NGRAM_SIZES", "fold", "hashed_ngrams", "ngram_span", "unfold"]
+
+FEATURE_BITS = 18
+NGRAM_SIZES = (1, 2, 3, 4, 5)
+MAX_CODEPOINTS = 8192
+"""Longer texts are featurised on their first MAX_CODEPOINTS code points (the
+analyzer windows long chunks before calling this)."""
+
+_PRIME = np.uint64(0x100000001B3)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_SHIFT = np.uint64(64 - FEATURE_BITS)
+_SPACE = np.uint64(32)
+_ZERO = np.uint64(48)
+_WHITESPACE = np.array([9, 10, 11, 12, 13, 0x85, 0xA0, 0x2028, 0x2029, 0x3000], dtype=np.uint64)
+
+
+def fold(text: str) -> npt.NDArray[np.uint64]:
+    """The folded code points of a text: lower case, digits to `0`, whitespace
+    runs to one space (numpy does it; `str.translate` costs 0.5 ms per 2 KB)."""
+    raw = text[:MAX_CODEPOINTS].lower().encode("utf-32-le", "surrogatepass")
+    cp = np.frombuffer(raw, dtype=np.uint32).astype(np.uint64)
+    cp[(cp >= 48) & (cp <= 57)] = _ZERO
+    cp[np.isin(cp, _WHITESPACE)] = _SPACE
+    space = cp == _SPACE
+    keep = ~(space & np.concatenate(([True], space[:-1])))
+    out: npt.NDArray[np.uint64] = cp[keep]
+    return out
+
+
+def unfold(cp: npt.NDArray[np.uint64]) -> str:
+    """The text of folded code points (for evidence)."""
+    return cp.astype(np.uint32).tobytes().decode("utf-32-le", "replace")
+
+
+def hashed_ngrams(cp: npt.NDArray[np.uint64]) -> npt.NDArray[np.intp]:
+    """Feature index of every n-gram of folded code points (with repeats)."""
+    n = len(cp)
+    parts: list[npt.NDArray[np.uint64]] = []
+    h = np.zeros(n, dtype=np.uint64)
+    for size in range(1, NGRAM_SIZES[-1] + 1):
+        if size > n:
+            break
+        # h[i] = hash of cp[i : i + size], built from the (size - 1)-gram hashes.
+        h = h[: n - size + 1] * _PRIME + cp[size - 1 :]
+        if size in NGRAM_SIZES:
+            parts.append(((h + np.uint64(size)) * _MIX) >> _SHIFT)
+    if not parts:
+        return np.zeros(0, dtype=np.intp)
+    return np.concatenate(parts).astype(np.intp)
+
+
+def ngram_span(n: int, position: int) -> tuple[int, int]:
+    """Span (start, end) in the folded code points (of length n) of the n-gram
+    at `position` of the array `hashed_ngrams` returns, for evidence."""
+    offset = position
+    for size in NGRAM_SIZES:
+        count = max(n - size + 1, 0)
+        if offset < count:
+            return offset, offset + size
+        offset -= count
+    return 0, 0
