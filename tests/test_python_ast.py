@@ -48,6 +48,7 @@ def levels(text: str) -> dict[str, Severity | None]:
             Severity.CRITICAL,
         ),
         ("data = pickle.dumps({'a': 1})\npickle.loads(data)", "MG-AST-006", Severity.INFO),
+        ("with open(path, 'rb') as f:\n    pickle.load(f)", "MG-AST-006", Severity.MEDIUM),
         ("with open('c.pkl', 'rb') as f:\n    pickle.load(f)", "MG-AST-006", Severity.MEDIUM),
         ("import yaml\nyaml.load(open('x.yml'))", "MG-AST-007", Severity.MEDIUM),
     ],

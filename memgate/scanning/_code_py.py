@@ -13,6 +13,8 @@ Taint is a bit set on every value:
 - `DECODED`: passed through base64 / zlib / rot13 / hex decoding.
 - `FETCHED`: downloaded over the network.
 - `ENV`: the whole process environment.
+- `FILE`: read from a local file, database or store (with `LOCAL` too when the
+  path is not a literal: `open("version.py")` is `FILE` alone).
 
 A value with no bit set is derived from literals only.
 """
@@ -24,6 +26,7 @@ import base64
 import binascii
 import codecs
 import re
+import warnings
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ SENS = 4
 DECODED = 8
 FETCHED = 16
 ENV = 32
+FILE = 64
 
 MAX_PARSE_CHARS = 200_000
 MAX_RETRIES = 12
@@ -49,7 +53,13 @@ SENSITIVE_PATH = re.compile(
     r"(?:\.env(?:\.\w+)?\b|\.ssh(?:/|\b)|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws(?:/credentials)?\b"
     r"|\.git-credentials\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.kube/config\b|kubeconfig\b"
     r"|\.docker/config\.json|\.bash_history\b|\.zsh_history\b|\.gnupg\b|\.config/gh\b"
-    r"|/etc/(?:passwd|shadow)\b|credentials\.json\b|\.pgpass\b)"
+    r"|/etc/(?:passwd|shadow|sudoers)\b|credentials\.json\b|\.pgpass\b"
+    r"|\.password-store\b|keychains?\b|\.keychain\b|login data\b|cookies\.sqlite\b"
+    r"|(?<=[/\\])cookies\b"
+    r"|local state\b|places\.sqlite\b|logins\.json\b|key[34]\.db\b|\.mozilla/firefox\b"
+    r"|google/chrome\b|history\.db\b|wallet\.dat\b|\.electrum\b|\.config/gcloud\b"
+    r"|\.azure\b|\.terraform\.d/credentials|\.vault-token\b|\.htpasswd\b|\.my\.cnf\b"
+    r"|(?:id_\w+|private|server|client|tls)\.(?:pem|key)\b|\*\.(?:pem|key)\b|\.p12\b|\.pfx\b)"
 )
 """Paths whose contents are credentials or personal history (shared with exfil)."""
 
@@ -58,7 +68,11 @@ _SENSITIVE_NEEDLES = (
     *(".env", ".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws", ".netrc"),
     *(".git-credentials", ".npmrc", ".pypirc", ".kube/config", "kubeconfig", ".gnupg"),
     *(".docker/config.json", "_history", ".config/gh", "/etc/passwd", "/etc/shadow"),
-    *("credentials.json", ".pgpass"),
+    *("credentials.json", ".pgpass", "/etc/sudoers", ".password-store", "keychain"),
+    *("login data", "cookies", "local state", "places.sqlite", "logins.json", "key3.db"),
+    *("key4.db", ".mozilla/firefox", "google/chrome", "history.db", "wallet.dat"),
+    *(".electrum", ".config/gcloud", ".azure", ".terraform.d/credentials", ".vault-token"),
+    *(".htpasswd", ".my.cnf", ".pem", ".key", ".p12", ".pfx"),
 )
 # Names through which a callee or attribute name can be computed rather than written.
 INDIRECT_NAMES = (
@@ -128,6 +142,9 @@ FETCH_PREFIXES = (
     "requests.",
     "httpx.",
     "urllib.request.urlopen",
+    "urllib.request.urlretrieve",
+    "urllib.urlretrieve",
+    "wget.download",
     "urllib.urlopen",
     "urllib2.urlopen",
     "urlopen",
@@ -257,6 +274,44 @@ BUILTIN_NAMES = frozenset(
     }
 )
 _ENV_ATTRS = ("os.environ", "os.environb")
+_OPEN_CALLS = frozenset({"open", "io.open", "codecs.open", "builtins.open", "os.open"})
+_PATH_CTORS = frozenset({"pathlib.Path", "Path", "pathlib.PurePath", "pathlib.PosixPath"})
+_READ_METHODS = frozenset({"read_text", "read_bytes", "read", "readlines", "readline", "open"})
+_PATH_CALLS = frozenset(
+    {
+        *("os.path.expanduser", "os.path.expandvars", "os.path.abspath", "os.path.normpath"),
+        *("os.path.realpath", "str", "pathlib.Path", "Path", "pathlib.PurePath", "os.fsencode"),
+        *("pathlib.Path.expanduser", "Path.expanduser"),
+    }
+)
+_LISTING_CALLS = frozenset(
+    {"glob.glob", "glob.iglob", "os.listdir", "os.scandir", "pathlib.Path.glob", "Path.glob"}
+)
+_MUTATORS = frozenset(
+    {
+        *("attach", "add_attachment", "set_content", "set_payload", "append", "extend"),
+        *("update", "add", "write", "writestr", "insert", "put"),
+    }
+)
+_HOME_CALLS = frozenset({"pathlib.Path.home", "Path.home", "os.path.expanduser"})
+# Reading these hands over a credential (clipboard, keyring, browser cookies, passwords).
+SECRET_CALLS = frozenset(
+    {
+        *("pyperclip.paste", "keyring.get_password", "keyring.get_credential", "getpass.getpass"),
+        *("win32clipboard.GetClipboardData", "clipboard.paste", "pyclip.paste"),
+        *("win32crypt.CryptUnprotectData", "ImageGrab.grab", "PIL.ImageGrab.grab"),
+        *("PIL.ImageGrab.grabclipboard", "pyautogui.screenshot"),
+    }
+)
+SECRET_PREFIXES = ("browser_cookie3.", "keyring.get_", "secretstorage.")
+SECRET_METHODS = frozenset({"clipboard_get", "get_secret", "GetClipboardData", "get_cookies"})
+_DUMP_METHODS = frozenset(
+    {
+        *("search", "all", "dump", "export", "list", "find", "get_all", "items", "scan"),
+        *("fetchall", "iterdump", "values", "list_memories", "export_all", "dump_all"),
+    }
+)
+_STOREISH = re.compile(r"(?i)memor|store|vault|history|\bdb\b|database|cursor|cur\b|conn\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +345,16 @@ class CallFact:
     """Found by the token fallback, not the parser."""
     quoted: bool = False
     """Inside an inline `code span` of a prose line: code being discussed, not run."""
+    arg_consts: tuple[str | None, ...] = ()
+    """Per positional argument: its folded string value (a list or tuple of strings
+    joined by spaces: `["/bin/sh", "-i"]` is `/bin/sh -i`), or None."""
+    receiver: str | None = None
+    """For a method call: the qualified name of the call that made the receiver
+    (`s.sendall` on `s = socket.socket()` has `socket.socket`)."""
+    receiver_taint: int = 0
+    """For a method call: the taint bits of the receiver."""
+    receiver_const: str | None = None
+    """For a method call: the receiver's folded string (`Path("~/.bashrc").write_text`)."""
 
     @property
     def all_taint(self) -> int:
@@ -325,6 +390,8 @@ class _Val:
     qual: str | None = None
     obf: int = 0
     """0 written, 1 assembled from literal pieces, 2 encoded (chr, reversed, decoded)."""
+    ctor: str | None = None
+    """Qualified name of the call that made the value (`socket.socket`, `tarfile.open`)."""
 
 
 # Fields of expression nodes that never hold a node worth a visit: names, flags,
@@ -433,7 +500,10 @@ def _parse(lines: list[str], shifts: list[int], leftover: list[int]) -> ast.Modu
     error, a bounded number of times."""
     for _ in range(MAX_RETRIES):
         try:
-            return ast.parse("\n".join(lines))
+            with warnings.catch_warnings():
+                # NOTE: `"\("` in pasted code is a SyntaxWarning, an error under -W error
+                warnings.simplefilter("ignore", SyntaxWarning)
+                return ast.parse("\n".join(lines))
         except SyntaxError as exc:  # IndentationError included
             i = (exc.lineno or 1) - 1
             msg = str(exc.msg)
@@ -586,11 +656,19 @@ class _Walker:
             val = self.value(node.value, env)
             if isinstance(node.target, ast.Name):
                 old = env.get(node.target.id, _Val(taint=LOCAL))
-                env[node.target.id] = _Val(taint=old.taint | val.taint, obf=max(old.obf, val.obf))
+                env[node.target.id] = _Val(
+                    taint=old.taint | val.taint, obf=max(old.obf, val.obf), ctor=old.ctor
+                )
             return
         if isinstance(node, ast.For | ast.AsyncFor):
             val = self.value(node.iter, env)
-            self.bind(node.target, _Val(taint=val.taint), env)
+            # `for d in glob.glob("/home/*")`: each item is known by its pattern
+            pattern = None
+            it = node.iter
+            if isinstance(it, ast.Call) and it.args and val.ctor in _LISTING_CALLS:
+                f = self.fold(it.args[0], env)
+                pattern = f[0] if f is not None else None
+            self.bind(node.target, _Val(taint=val.taint, const=pattern), env)
             self.block(node.body, env)
             self.block(node.orelse, env)
             return
@@ -598,7 +676,7 @@ class _Walker:
             for item in node.items:
                 val = self.value(item.context_expr, env)
                 if item.optional_vars is not None:
-                    self.bind(item.optional_vars, _Val(taint=val.taint), env)
+                    self.bind(item.optional_vars, _Val(taint=val.taint, ctor=val.ctor), env)
             self.block(node.body, env)
             return
         for _name, value in ast.iter_fields(node):
@@ -644,11 +722,15 @@ class _Walker:
         self.scan_expr(node, env)
         folded = self.fold(node, env)
         obf = folded[1] if folded else int(self.is_obf_qual(node, env))
+        ctor = None
+        if isinstance(node, ast.Call):
+            ctor = self.qual(node.func, env) or self.dotted(node.func)
         return _Val(
             taint=self.taint(node, env),
             const=folded[0] if folded else None,
             qual=self.qual(node, env),
             obf=obf,
+            ctor=ctor,
         )
 
     def scan_expr(self, node: ast.expr, env: dict[str, _Val]) -> None:
@@ -714,6 +796,30 @@ class _Walker:
         taints = tuple(self.taint(a, env) for a in args)
         literal = tuple(f is not None and f[1] <= 1 for f in folds)
         obf_arg = bool(folds and folds[0] is not None and folds[0][1] == 2)
+        receiver: str | None = None
+        receiver_taint = 0
+        receiver_const: str | None = None
+        if isinstance(node.func, ast.Attribute):
+            base = node.func.value
+            if isinstance(base, ast.Name) and base.id in env:
+                receiver = env[base.id].ctor
+            elif isinstance(base, ast.Call):
+                receiver = self.qual(base.func, env) or self.dotted(base.func)
+            receiver_taint = self.taint(base, env)
+            rf = self.fold(base, env)
+            receiver_const = rf[0] if rf is not None else None
+            if node.func.attr in _MUTATORS and isinstance(base, ast.Name):
+                # `msg.add_attachment(key)`: the object now holds what was put in
+                added = 0
+                for a in args:
+                    added |= self.taint(a, env)
+                for kw in node.keywords:
+                    added |= self.taint(kw.value, env)
+                old = env.get(base.id)
+                if added and old is not None:
+                    env[base.id] = _Val(
+                        taint=old.taint | added, qual=old.qual, obf=old.obf, ctor=old.ctor
+                    )
         start = self.lines.offset(node.lineno, node.col_offset)
         end = self.lines.offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
         self.facts.calls.append(
@@ -730,8 +836,29 @@ class _Walker:
                 obfuscated_name=self.is_obf_qual(node.func, env),
                 obfuscated_arg=obf_arg or bool(taints and taints[0] & DECODED),
                 arg_names=tuple(self._arg_name(a, env) for a in args[:8]),
+                arg_consts=tuple(
+                    f[0] if f is not None else self._seq_text(a, env)
+                    for f, a in zip(folds[:8], args[:8], strict=False)
+                ),
+                receiver=receiver,
+                receiver_taint=receiver_taint,
+                receiver_const=receiver_const,
             )
         )
+
+    def _seq_text(self, node: ast.expr, env: dict[str, _Val]) -> str | None:
+        """A list or tuple argument as text: folded items joined by spaces, `?` for
+        an item not known (`["rm", "-rf", path]` is `rm -rf ?`)."""
+        if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+            return None
+        parts: list[str] = []
+        for elt in node.elts[:40]:
+            if isinstance(elt, ast.Constant) and isinstance(elt.value, int | float):
+                parts.append(str(elt.value))
+                continue
+            f = self.fold(elt, env)
+            parts.append(f[0] if f is not None else "?")
+        return " ".join(parts)[:MAX_FOLD]
 
     def _arg_name(self, node: ast.expr, env: dict[str, _Val]) -> str | None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -824,6 +951,12 @@ class _Walker:
         if isinstance(node, ast.Name):
             v = env.get(node.id)
             return (v.const, v.obf) if v and v.const is not None else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            a = self.fold(node.left, env, depth + 1)
+            b = self.fold(node.right, env, depth + 1)
+            if a is None or b is None:
+                return None
+            return (a[0].rstrip("/") + "/" + b[0].lstrip("/"))[:MAX_FOLD], max(a[1], b[1])
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             a = self.fold(node.left, env, depth + 1)
             b = self.fold(node.right, env, depth + 1)
@@ -870,6 +1003,20 @@ class _Walker:
                 return None
             return sep[0].join(items[0])[:MAX_FOLD], max(1, items[1])
         q = self.qual(func, env)
+        if q in _PATH_CALLS and len(args) == 1 and not node.keywords:
+            return self.fold(args[0], env, depth + 1)
+        if q in _HOME_CALLS and not args:
+            return "~", 0
+        if q == "os.path.join" and args:
+            parts = [self.fold(a, env, depth + 1) for a in args[:12]]
+            if any(p is None for p in parts):
+                return None
+            folded = [p for p in parts if p is not None]
+            joined = "/".join(p[0] for p in folded)
+            return joined[:MAX_FOLD], max(p[1] for p in folded)
+        if q == "os.getenv" and len(args) == 1:
+            f = self.fold(args[0], env, depth + 1)
+            return ("~", 0) if f is not None and f[0] in ("HOME", "USERPROFILE") else None
         if q == "chr" and len(args) == 1:
             n = _int(args[0])
             return (chr(n), 2) if n is not None and 0 <= n < 0x110000 else None
@@ -894,6 +1041,28 @@ class _Walker:
                 out.append(f[0])
                 level = max(level, f[1])
             return out, level
+        if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords:
+            # `map(chr, [114, 109])`
+            q = self.qual(node.func, env)
+            if q == "map" and self.qual(node.args[0], env) == "chr":
+                seq = node.args[1]
+                if not isinstance(seq, ast.List | ast.Tuple):
+                    return None
+                codes: list[str] = []
+                for elt in seq.elts[:MAX_FOLD]:
+                    n = _int(elt)
+                    if n is None or not 0 <= n < 0x110000:
+                        return None
+                    codes.append(chr(n))
+                return codes, 2
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            # `reversed("metsys")`
+            q = self.qual(node.func, env)
+            if q == "reversed":
+                f = self.fold(node.args[0], env, depth + 1)
+                return (list(f[0])[::-1], 2) if f is not None else None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return list(node.value), 0
         if isinstance(node, ast.GeneratorExp | ast.ListComp) and len(node.generators) == 1:
             gen = node.generators[0]
             if not isinstance(gen.target, ast.Name) or not isinstance(
@@ -988,8 +1157,13 @@ class _Walker:
         if isinstance(node.func, ast.Attribute):
             method = node.func.attr
             receiver = self.taint(node.func.value, env, d)
+        if q in ("os.getenv", "os.environ.get") and node.args:
+            key = self.fold(node.args[0], env)
+            return EXT | (SENS if key and _SECRETISH.search(key[0]) else 0)
         if q in SOURCE_CALLS or q.endswith(".get_json"):
             return EXT
+        if q in SECRET_CALLS or q.startswith(SECRET_PREFIXES) or method in SECRET_METHODS:
+            return SENS | FILE | args
         if q.startswith(_ENV_ATTRS) and method in ("get", "copy", "items", "keys", "values"):
             return EXT | (ENV | SENS if method != "get" else 0)
         if q.startswith(FETCH_PREFIXES):
@@ -1003,14 +1177,21 @@ class _Walker:
                 return EXT | receiver | args
         if q in DECODE_CALLS or q.endswith(("b64decode", "decompress", "unhexlify")):
             return args | receiver | DECODED
-        if q in ("open", "io.open", "codecs.open", "pathlib.Path", "Path") or method in (
-            "read_text",
-            "read_bytes",
-            "read",
-            "readlines",
-            "open",
-        ):
-            return LOCAL | args | receiver
+        file_open = q in _OPEN_CALLS
+        if file_open or q in _PATH_CTORS or method in _READ_METHODS:
+            if receiver & EXT and not file_open:
+                return receiver | args  # reading a response or a socket: not a file
+            bits = args | receiver
+            if file_open or method in _READ_METHODS:
+                bits |= FILE  # with LOCAL only when the path is not a literal
+            return bits if bits & FILE else bits | LOCAL
+        if q.startswith(("sqlite3.connect", "shelve.open", "dbm.open")):
+            return FILE | args
+        if method in _DUMP_METHODS and isinstance(node.func, ast.Attribute):
+            root = node.func.value
+            name = root.id if isinstance(root, ast.Name) else self.dotted(root)
+            if _STOREISH.search(name):
+                return FILE | receiver | args
         if q in PURE_CALLS:
             return args if "." in q else args | receiver
         if isinstance(node.func, ast.Attribute) and receiver == 0 and args == 0:

@@ -26,6 +26,15 @@ Rules are data (`rules/python_ast.toml`, `rules/obfuscation.toml`); each names a
   chr(), reversal, rot13, `__import__` of a computed name); levels as `call`.
 - `decoded_exec`: a sink in `params.calls` whose argument is assembled or
   decoded from an encoded literal (base64, zlib, rot13, hex, chr()).
+- `effect`: what the code does (`memgate.scanning._py_effects`): an effect in
+  `params.effects`, optionally only with an origin in `params.origins`
+  (`literal`, `file`, `local`, `outside`, `fetched`, `decoded`), data of a kind
+  in `params.data` (`secret`, `env`, `file`, `outside`, `local`), a host in
+  `params.hosts` (`own`, `foreign`, `unknown`), a scope in `params.scopes`, and
+  another effect of `params.with_any` in the same code. `params.levels` maps an
+  origin, data kind or scope to `[severity, confidence]`.
+
+A `python -c '…'` one-liner inside any chunk is analyzed as Python too.
 
 Lines the parser cannot use (prose, partial snippets) go through a token
 fallback for `call` rules, at `params.fallback_confidence` × the level's
@@ -50,6 +59,7 @@ from memgate.scanning._code_lang import (
 from memgate.scanning._code_py import (
     DECODED,
     EXT,
+    FILE,
     INDIRECT_NAMES,
     LOCAL,
     CallFact,
@@ -57,6 +67,7 @@ from memgate.scanning._code_py import (
     python_facts,
     token_calls,
 )
+from memgate.scanning._py_effects import Effect, EffectSet, python_effects
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.rules import Rule
 
@@ -70,6 +81,14 @@ ACCEPTED_LANGUAGES = frozenset({*PYTHON_LANGUAGES, "shell", "bash", "sh"})
 # JavaScript.
 SNIFFED_LANGUAGES = frozenset({"javascript", "js"})
 MAX_HITS_PER_RULE = 16
+MAX_INLINE = 8
+MAX_INLINE_DEPTH = 3
+# `python3 -c "…"` / `python -c '…'` (a shell word: double quotes unescape \" \\ \$)
+_PY_C = re.compile(
+    r"""(?:\bpython[0-9.]*|\$\{?\w{0,30}python\w{0,10}\}?)(?:\.exe)?\s+(?:-[a-zA-Z]+\s+){0,3}-c\s*"""
+    r"""(?:"((?:[^"\\]|\\.){4,4000}?)"|'([^']{4,4000}?)')"""
+)
+_SHELL_ESCAPE = re.compile(r"""\\(["\\$`])""")
 
 Level = tuple[Severity, float] | None
 
@@ -85,6 +104,8 @@ def parse_levels(raw: object, default: Level) -> dict[str, Level]:
             out[str(key)] = None if sev == "none" else (Severity(sev), float(conf))
     if "decoded" not in out:
         out["decoded"] = out["external"]
+    if "file" not in out:
+        out["file"] = out["local"]
     return out
 
 
@@ -115,6 +136,8 @@ class _Spec:
     """Words one of which is in the text whenever the rule can fire on it, unless
     a name is computed (`indirect`); None: no such words are known."""
     indirect: bool
+    params: Mapping[str, Any]
+    effect_levels: dict[str, Level]
 
     def matches(self, qual: str) -> bool:
         if qual in self.calls or qual.startswith(self.prefixes):
@@ -152,7 +175,19 @@ def _spec(rule: Rule) -> _Spec:
         context_level=parse_levels({"c": p.get("context_level")}, None).get("c"),
         triggers=_triggers(str(p.get("kind", "call")), p),
         indirect=str(p.get("kind", "call")) in ("call", "decoded_exec", "reverse_shell"),
+        params=p,
+        effect_levels=_effect_levels(p.get("levels")),
     )
+
+
+def _effect_levels(raw: object) -> dict[str, Level]:
+    out: dict[str, Level] = {}
+    if isinstance(raw, Mapping):
+        for key, value in raw.items():
+            if isinstance(value, list | tuple) and len(value) == 2:
+                sev, conf = value
+                out[str(key)] = None if sev == "none" else (Severity(sev), float(conf))
+    return out
 
 
 def _triggers(kind: str, p: Mapping[str, Any]) -> tuple[str, ...] | None:
@@ -189,6 +224,8 @@ def origin(call: CallFact, arg: int | None) -> str:
         return "const"
     if bits & (LOCAL | DECODED):
         return "local"
+    if bits & FILE:
+        return "file"  # a file named by a literal path: `exec(open("version.py").read())`
     return "const"
 
 
@@ -207,9 +244,31 @@ class PythonAstAnalyzer:
         self._fallback_names = frozenset(names)
 
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
-        text = chunk.text
         if chunk.kind is ChunkKind.JSON:
             return []
+        text = chunk.text
+        inline: list[Hit] = []
+        if "-c" in text and ctx.depth < MAX_INLINE_DEPTH and _PY_C.search(text) is not None:
+            # `python3 -c '…'` in a shell line, a hook, prose: its argument is Python
+            pieces = list(_PY_C.finditer(text))[:MAX_INLINE]
+            for m in pieces:
+                group = 1 if m.group(1) is not None else 2
+                code = m.group(group)
+                if group == 1:
+                    code = _SHELL_ESCAPE.sub(r"\1", code)
+                sub = Chunk(ChunkKind.CODE, chunk.span, code, "python")
+                deeper = ScanContext(ctx.source, ctx.origin, ctx.hidden, ctx.depth + 1)
+                base = m.start(group)
+                for h in self.analyze(sub, deeper):
+                    inline.append(_shift(h, base))
+            blanked = list(text)
+            for m in pieces:
+                blanked[m.start() : m.end()] = " " * (m.end() - m.start())
+            text = "".join(blanked)
+            chunk = Chunk(chunk.kind, chunk.span, text, chunk.language)
+        return inline + self._analyze(chunk, text)
+
+    def _analyze(self, chunk: Chunk, text: str) -> list[Hit]:
         sniffed = chunk.language in SNIFFED_LANGUAGES
         if (
             chunk.kind is ChunkKind.CODE
@@ -241,7 +300,15 @@ class PythonAstAnalyzer:
             if any(k in line_lower for k in present):
                 fallback.extend(token_calls(line, offset, self._fallback_names))
         out: list[Hit] = []
+        effects: EffectSet | None = None
         for spec in live:
+            if spec.kind == "effect":
+                if not facts.parsed:
+                    continue
+                if effects is None:
+                    effects = python_effects(facts)
+                out.extend(_limit(_effect_hits(spec, effects)))
+                continue
             out.extend(_limit(self._run(spec, facts, fallback, text)))
         return out
 
@@ -357,8 +424,94 @@ def _dunder_hits(spec: _Spec, facts: PyFacts) -> Iterator[Hit]:
                 note=" → ".join(dict.fromkeys(a.name for a in found)),
             )
         return
+    named: set[str] = set()
     for a in found:
-        yield Hit(spec.rule.id, a.start, a.end, note=a.name)
+        if a.name not in named:  # one finding per name: `__mro__` twice is one fact
+            named.add(a.name)
+            yield Hit(spec.rule.id, a.start, a.end, note=a.name)
+
+
+def _effect_hits(spec: _Spec, found: EffectSet) -> Iterator[Hit]:
+    p = spec.params
+    kinds = frozenset(_strs(p.get("effects")))
+    origins = frozenset(_strs(p.get("origins")))
+    data = frozenset(_strs(p.get("data")))
+    hosts = frozenset(_strs(p.get("hosts")))
+    scopes = frozenset(_strs(p.get("scopes")))
+    with_any = frozenset(_strs(p.get("with_any")))
+    if with_any and with_any.isdisjoint(found.kinds):
+        return
+    if kinds.isdisjoint(found.kinds):
+        return
+    seen: set[tuple[int, int]] = set()
+    for eff in found.effects:
+        if eff.kind not in kinds:
+            continue
+        if origins and eff.origin not in origins:
+            continue
+        if data and data.isdisjoint(eff.data):
+            continue
+        if hosts and (eff.host or "unknown") not in hosts:
+            continue
+        if scopes and eff.scope not in scopes:
+            continue
+        level = _effect_level(spec, eff)
+        if level is None or (eff.start, eff.end) in seen:
+            continue
+        seen.add((eff.start, eff.end))
+        yield Hit(
+            rule_id=spec.rule.id,
+            start=eff.start,
+            end=eff.end,
+            severity=level[0],
+            confidence=level[1],
+            note=_effect_note(eff),
+        )
+
+
+def _effect_level(spec: _Spec, eff: Effect) -> Level:
+    levels = spec.effect_levels
+    for key in (eff.origin, *_DATA_ORDER, eff.scope):
+        if key in levels and (key == eff.origin or key == eff.scope or key in eff.data):
+            return levels[key]
+    return (spec.rule.severity, spec.rule.confidence)
+
+
+_DATA_ORDER = ("secret", "env", "file", "fetched", "outside", "local")
+
+
+def _effect_note(eff: Effect) -> str:
+    parts = [eff.what or eff.kind, eff.kind]
+    if eff.kind in ("exec", "template", "deserialize", "extract"):
+        parts.append(f"of {eff.origin} data")
+    if eff.data:
+        parts.append("sends " + "+".join(sorted(eff.data)))
+    if eff.host:
+        parts.append(f"to {eff.host} host")
+    if eff.scope:
+        parts.append(eff.scope)
+    return " ".join(parts)
+
+
+def _strs(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def _shift(hit: Hit, base: int) -> Hit:
+    value = (hit.value[0] + base, hit.value[1] + base) if hit.value else None
+    return Hit(
+        rule_id=hit.rule_id,
+        start=hit.start + base,
+        end=hit.end + base,
+        value=value,
+        confidence=hit.confidence,
+        severity=hit.severity,
+        note=hit.note,
+    )
 
 
 def _limit(hits: Iterator[Hit]) -> Iterator[Hit]:
