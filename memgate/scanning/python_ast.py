@@ -394,11 +394,28 @@ def _call_hit(spec: _Spec, call: CallFact, text: str) -> Hit | None:
             level = spec.context_level
     if level is None:
         return None
-    if call.quoted:
+    if call.quoted or (call.approx and _in_sentence(text, call.start, call.end)):
         level = (Severity.INFO, 0.3)
     elif call.approx:
         level = (level[0], round(level[1] * spec.fallback, 3))
     return _hit(spec, call, level, f"{call.qual} on {where} input")
+
+
+_WORDS = re.compile(r"[^\W\d_]{2,}(?:\s+[^\W\d_]{2,}){3,}|[\u4e00-\u9fff]{4,}")
+
+
+def _in_sentence(text: str, start: int, end: int) -> bool:
+    """A call the token fallback found inside a sentence ("eval(expr) evaluates a
+    single expression and returns its value"): code named in prose, not run. A
+    line that opens with the call or an assignment to it is code."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = text[line_start:start].strip()
+    if not before or before.endswith("=") or before in ("return", "await", "yield"):
+        after = text[end:line_end]
+        return _WORDS.search(after) is not None
+    return _WORDS.search(before) is not None or _WORDS.search(text[end:line_end]) is not None
 
 
 def _hit(spec: _Spec, call: CallFact, level: tuple[Severity, float], note: str) -> Hit:
