@@ -33,7 +33,9 @@ def main() -> None:
         ben = ben_pii = ben_rej = 0
         misses: list[str] = []
         fps: list[str] = []
-        for line in (CORPUS / name).read_text(encoding="utf-8").splitlines():
+        for line in (CORPUS / name).read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
             d = json.loads(line)
             origin = d.get("origin", d.get("note", ""))
             if args.origin and not origin.startswith(args.origin):

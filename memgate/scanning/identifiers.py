@@ -61,7 +61,13 @@ PHONE_NEAR = 40
 Check = Callable[[str], bool]
 
 _KINDS = frozenset({"checksum", "phone", "email"})
-_PARAMS = frozenset({"kind", "check", "label", "near", "context", "digits", "near_labels"})
+_PARAMS = frozenset({"kind", "check", "label", "near", "context", "digits", "near_labels", "tight"})
+_TIGHT_GAP = re.compile(
+    r"""(?ix)[ \t:：=#"'.,|()（）\[\]{}-]{0,6}
+    (?:(?:is|was|no\.?|nr\.?|num(?:ber)?|号码?|號碼?|是|为|為)[ \t:：=#"'.-]{0,3})?"""
+)
+"""With `params.tight`: all that may stand between a label and its value."""
+_MASK_CHARS = frozenset("*•●·#xX…")
 _DIGIT = re.compile(r"\d")
 _WORD_CHAR = re.compile(r"\w")
 
@@ -128,7 +134,25 @@ def gb_nino_valid(value: str) -> bool:
     return bool(_NINO.fullmatch(compact)) and compact[:2] not in _NINO_UNUSED
 
 
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
+
+
+def iban_checksum_only(value: str) -> bool:
+    """The ISO 7064 mod 97-10 check of an IBAN holds but its country format does not
+    (a BBAN one digit short, as generated test data and typos are): still someone's
+    account next to an IBAN label. A fully valid IBAN is `iban`'s, not counted twice."""
+    compact = "".join(value.split()).upper()
+    if not _IBAN_SHAPE.fullmatch(compact) or _stdnum_iban(compact):
+        return False
+    return _mod_97_10(compact[4:] + compact[:4])
+
+
+_stdnum_iban = _stdnum_check("iban")
+_mod_97_10 = _stdnum_check("iso7064.mod_97_10")
+
+
 _BUILTIN_CHECKS: dict[str, Check] = {
+    "iban_checksum": iban_checksum_only,
     "gb_nino": gb_nino_valid,
     "hkid": hkid_valid,
     "twid": twid_valid,
@@ -172,6 +196,8 @@ def _checked(checks: Sequence[Check], value: str) -> bool:
     digits = {c for c in value if c.isdigit()}
     if len(digits) < 3:
         return False
+    if not checks:  # a labelled identifier without a check digit
+        return True
     compact = "".join(value.split())
     return any(check(value) or (compact != value and check(compact)) for check in checks)
 
@@ -219,6 +245,8 @@ _SCRIPT_REGIONS = (
 )
 _CN_MOBILE = re.compile(r"(?:86)?1[3-9]\d{9}")
 """Left to MG-PII-002, which finds Chinese mobiles without a label."""
+_FICTIONAL_NUMBER = re.compile(r"^(?:1?\d{3})?55501\d\d$")
+"""NANP 555-0100..0199, with or without area code: reserved for fiction and docs."""
 _EXTENSION = re.compile(r"(?i)\s*(?:x|ext\.?|#)\s*\d{1,6}$")
 _DATE_LIKE = re.compile(
     r"(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])"
@@ -262,7 +290,10 @@ def _phone_number(
             ok = phonenumbers.is_valid_number(parsed) or (
                 possible and phonenumbers.is_possible_number(parsed)
             )
-            return parsed if ok and _personal(parsed) else None
+            if ok:
+                return parsed if _personal(parsed) else None
+            if not (possible and number.startswith("00")):
+                return None
         fallback = None
         for region in order:
             parsed = phonenumbers.parse(number, region)
@@ -299,6 +330,7 @@ class _Spec:
     digits: int
     keywords: tuple[str, ...]
     near_labels: tuple[str, ...]
+    tight: bool
     validators: tuple[Predicate, ...]
     filters: tuple[Predicate, ...]
     kinds: frozenset[ChunkKind]
@@ -315,11 +347,11 @@ def _compile(rule: Rule) -> _Spec:
     pattern = rule.compiled()
     if pattern is None:
         raise ValueError(f"{rule.id}: an identifiers rule needs `regex`")
+    label = params.get("label", "optional")
     raw_checks = params.get("check", [])
     names = [raw_checks] if isinstance(raw_checks, str) else list(raw_checks)
-    if kind == "checksum" and not names:
-        raise ValueError(f"{rule.id}: a checksum rule needs params.check")
-    label = params.get("label", "optional")
+    if kind == "checksum" and not names and label != "required":
+        raise ValueError(f"{rule.id}: a rule without params.check needs label = 'required'")
     if label not in ("required", "optional"):
         raise ValueError(f"{rule.id}: params.label must be 'required' or 'optional'")
     if label == "required" and not rule.keywords:
@@ -340,6 +372,7 @@ def _compile(rule: Rule) -> _Spec:
         digits=int(params.get("digits", 6)),
         keywords=_words(rule.keywords),
         near_labels=_words(str(k) for k in params.get("near_labels", [])),
+        tight=params.get("tight", False) is True,
         validators=validators,
         filters=filters,
         kinds=frozenset(rule.chunks),
@@ -369,11 +402,16 @@ class _Labels:
 
     def before(self, words: Sequence[str], start: int, low: int) -> bool:
         """Some word ends in [low, start]."""
+        return self.last(words, start, low) >= 0
+
+    def last(self, words: Sequence[str], start: int, low: int) -> int:
+        """Where the last word ending in [low, start] ends, or -1."""
+        best = -1
         for word in words:
             for end in self.ends.get(word, ()):
-                if low <= end <= start:
-                    return True
-        return False
+                if low <= end <= start and end > best:
+                    best = end
+        return best
 
     def any(self, words: Sequence[str]) -> bool:
         return any(w in self.ends for w in words)
@@ -448,6 +486,10 @@ class IdentifierAnalyzer:
     # -- kinds
 
     def _accept(self, spec: _Spec, value: str, text: str, start: int, end: int) -> bool:
+        if (start > 0 and text[start - 1] in _MASK_CHARS) or (
+            end < len(text) and text[end] in _MASK_CHARS
+        ):
+            return False  # part of a masked value: 171370********9944
         context = text[max(0, start - CONTEXT_CHARS) : end + CONTEXT_CHARS]
         if any(not v(value, context) for v in spec.validators):
             return False
@@ -457,7 +499,10 @@ class IdentifierAnalyzer:
 
     def _labelled(self, spec: _Spec, text: str, labels: _Labels, start: int) -> bool:
         low = _paragraph_start(text, start) if spec.paragraph else max(0, start - spec.near)
-        return labels.before(spec.keywords, start, low)
+        if not spec.tight:
+            return labels.before(spec.keywords, start, low)
+        end = labels.last(spec.keywords, start, low)
+        return end >= 0 and _TIGHT_GAP.fullmatch(text, end, start) is not None
 
     def _checksums(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
         group = spec.rule.value_group if spec.rule.value_group is not None else 0
@@ -501,9 +546,11 @@ class IdentifierAnalyzer:
             digits = "".join(c for c in core if c.isdigit())
             if not 7 <= len(digits) <= 15 or len(set(digits)) < 3:
                 continue
-            if _CN_MOBILE.fullmatch(digits) or _DATE_LIKE.fullmatch(core.strip()):
-                continue
             intl = core.startswith("+") or (core.startswith("00") and len(digits) >= 10)
+            if _DATE_LIKE.fullmatch(core.strip()) or _FICTIONAL_NUMBER.search(digits):
+                continue
+            if _CN_MOBILE.fullmatch(digits) and (not intl or digits.startswith(("86", "0086"))):
+                continue
             near = labels.before(spec.near_labels, vstart, max(0, vstart - PHONE_NEAR)) or bool(
                 _EMAIL_BEFORE.search(text, max(0, vstart - PHONE_NEAR), vstart)
             )
