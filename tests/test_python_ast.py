@@ -205,4 +205,4 @@ def test_aliased_and_computed_names_still_fire(text: str) -> None:
 def test_prose_naming_no_rule_call_is_not_parsed() -> None:
     # "system" and "eval" are keywords, but no rule's name is written as code.
     text = "The SYSTEM (legacy) needs an Evaluation (Q3) of its design."
-    assert ANALYZER._live(text, ANALYZER._keywords.present(text.lower())) == []
+    assert ANALYZER._live(text, text.lower(), ANALYZER._keywords.present(text.lower())) == []

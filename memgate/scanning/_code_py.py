@@ -287,6 +287,10 @@ _PATH_CALLS = frozenset(
 _LISTING_CALLS = frozenset(
     {"glob.glob", "glob.iglob", "os.listdir", "os.scandir", "pathlib.Path.glob", "Path.glob"}
 )
+# Methods whose receiver's folded path matters (`Path("~/.bashrc").write_text`).
+_CONST_RECEIVER_METHODS = frozenset(
+    {"write_text", "write_bytes", "write", "open", "unlink", "rmdir", "touch", "symlink_to"}
+)
 _MUTATORS = frozenset(
     {
         *("attach", "add_attachment", "set_content", "set_payload", "append", "extend"),
@@ -805,16 +809,18 @@ class _Walker:
                 receiver = env[base.id].ctor
             elif isinstance(base, ast.Call):
                 receiver = self.qual(base.func, env) or self.dotted(base.func)
-            receiver_taint = self.taint(base, env)
-            rf = self.fold(base, env)
-            receiver_const = rf[0] if rf is not None else None
+            if not (isinstance(base, ast.Name) and base.id in self.aliases):
+                receiver_taint = self.taint(base, env)  # not a module (`os.path`)
+            if node.func.attr in _CONST_RECEIVER_METHODS:
+                rf = self.fold(base, env)
+                receiver_const = rf[0] if rf is not None else None
             if node.func.attr in _MUTATORS and isinstance(base, ast.Name):
                 # `msg.add_attachment(key)`: the object now holds what was put in
                 added = 0
-                for a in args:
-                    added |= self.taint(a, env)
-                for kw in node.keywords:
-                    added |= self.taint(kw.value, env)
+                for b in taints:
+                    added |= b
+                for b in keywords.values():
+                    added |= b
                 old = env.get(base.id)
                 if added and old is not None:
                     env[base.id] = _Val(

@@ -32,7 +32,8 @@ Rules are data (`rules/python_ast.toml`, `rules/obfuscation.toml`); each names a
   in `params.data` (`secret`, `env`, `file`, `outside`, `local`), a host in
   `params.hosts` (`own`, `foreign`, `unknown`), a scope in `params.scopes`, and
   another effect of `params.with_any` in the same code. `params.levels` maps an
-  origin, data kind or scope to `[severity, confidence]`.
+  origin, data kind or scope to `[severity, confidence]`. `params.also` (any
+  rule): words one of which must occur besides a keyword (a flow's source).
 
 A `python -c '…'` one-liner inside any chunk is analyzed as Python too.
 
@@ -85,7 +86,7 @@ MAX_INLINE = 8
 MAX_INLINE_DEPTH = 3
 # `python3 -c "…"` / `python -c '…'` (a shell word: double quotes unescape \" \\ \$)
 _PY_C = re.compile(
-    r"""(?:\bpython[0-9.]*|\$\{?\w{0,30}python\w{0,10}\}?)(?:\.exe)?\s+(?:-[a-zA-Z]+\s+){0,3}-c\s*"""
+    r"""(?:(?<![\w$])python[0-9.]*|\$\{?\w{0,30}python\w{0,10}\}?)(?:\.exe)?\s+(?:-[a-zA-Z]+\s+){0,3}-c\s*"""
     r"""(?:"((?:[^"\\]|\\.){4,4000}?)"|'([^']{4,4000}?)')"""
 )
 _SHELL_ESCAPE = re.compile(r"""\\(["\\$`])""")
@@ -138,6 +139,9 @@ class _Spec:
     indirect: bool
     params: Mapping[str, Any]
     effect_levels: dict[str, Level]
+    also: tuple[str, ...]
+    """`params.also`: lower-case words one of which must occur too (a flow needs
+    its source as well as its sink)."""
 
     def matches(self, qual: str) -> bool:
         if qual in self.calls or qual.startswith(self.prefixes):
@@ -176,7 +180,8 @@ def _spec(rule: Rule) -> _Spec:
         triggers=_triggers(str(p.get("kind", "call")), p),
         indirect=str(p.get("kind", "call")) in ("call", "decoded_exec", "reverse_shell"),
         params=p,
-        effect_levels=_effect_levels(p.get("levels")),
+        effect_levels=_effect_levels(p.get("levels")) if p.get("kind") == "effect" else {},
+        also=tuple(str(x).lower() for x in p.get("also", ())),
     )
 
 
@@ -248,9 +253,9 @@ class PythonAstAnalyzer:
             return []
         text = chunk.text
         inline: list[Hit] = []
-        if "-c" in text and ctx.depth < MAX_INLINE_DEPTH and _PY_C.search(text) is not None:
+        pieces = _one_liners(text) if ctx.depth < MAX_INLINE_DEPTH else []
+        if pieces:
             # `python3 -c '…'` in a shell line, a hook, prose: its argument is Python
-            pieces = list(_PY_C.finditer(text))[:MAX_INLINE]
             for m in pieces:
                 group = 1 if m.group(1) is not None else 2
                 code = m.group(group)
@@ -280,10 +285,11 @@ class PythonAstAnalyzer:
         # dunder name or a Python 2 exec statement (memchr-speed `in`).
         if "(" not in text and "__" not in text and "exec " not in text:
             return []
-        present = self._keywords.present(text.lower())
+        lower = text.lower()
+        present = self._keywords.present(lower)
         if self._keywords.words and not present:
             return []
-        live = self._live(text, present)
+        live = self._live(text, lower, present)
         if not live:
             return []  # no rule's name is written: nothing to parse for
         if sniffed and not has_python_hint(text):
@@ -312,13 +318,15 @@ class PythonAstAnalyzer:
             out.extend(_limit(self._run(spec, facts, fallback, text)))
         return out
 
-    def _live(self, text: str, present: frozenset[str]) -> list[_Spec]:
+    def _live(self, text: str, lower: str, present: frozenset[str]) -> list[_Spec]:
         """The rules whose keywords are present and that can fire on `text`."""
         live: list[_Spec] = []
         indirect: bool | None = None
         for spec in self._specs:
             if spec.keywords and spec.keywords.isdisjoint(present):
                 continue
+            if spec.also and not has_any(lower, spec.also):
+                continue  # a second necessary word (the data source of a flow) is absent
             if spec.triggers is None or has_any(text, spec.triggers):
                 live.append(spec)
             elif spec.indirect:
@@ -446,6 +454,31 @@ def _dunder_hits(spec: _Spec, facts: PyFacts) -> Iterator[Hit]:
         if a.name not in named:  # one finding per name: `__mro__` twice is one fact
             named.add(a.name)
             yield Hit(spec.rule.id, a.start, a.end, note=a.name)
+
+
+def _one_liners(text: str) -> list[re.Match[str]]:
+    """`python -c '…'` commands in `text`. NOTE: found from each `python` by
+    str.find and matched there, not by a regex search over the whole text (an
+    alternation with no literal prefix costs tens of µs on 2 KB of prose)."""
+    if "-c" not in text:
+        return []
+    out: list[re.Match[str]] = []
+    pos = text.find("python")
+    while pos >= 0 and len(out) < MAX_INLINE:
+        start = pos
+        while (
+            start > 0
+            and pos - start < 40
+            and (text[start - 1].isalnum() or text[start - 1] in "_${")
+        ):
+            start -= 1
+        m = _PY_C.match(text, start)
+        if m is not None:
+            out.append(m)
+            pos = text.find("python", m.end())
+        else:
+            pos = text.find("python", pos + 6)
+    return out
 
 
 def _effect_hits(spec: _Spec, found: EffectSet) -> Iterator[Hit]:
