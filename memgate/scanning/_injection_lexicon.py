@@ -43,8 +43,9 @@ _WORD_ANCHOR = re.compile(r"^[a-z0-9]+$")
 # of other word characters (Cyrillic, Greek, accented letters, Chinese...).
 _KEY_RUNS = re.compile(r"[a-z0-9]+|[^\W\x00-\x7f]+")
 
-# Between two English tokens: 1-40 non-word chars that do not end a sentence.
-_EN_SEP = r"[^\w\n.!?;。！？；]{1,40}"
+# Between two English tokens: 1-40 non-word chars that do not end a sentence
+# (a dot inside a name, `partner-feed.example`, does not end one).
+_EN_SEP = r"(?:[^\w\n.!?;。！？；]|\.(?=\w)){1,40}"
 _EN_WORD = r"\w{1,24}"
 # Between two Chinese tokens: optional spaces.
 _ZH_SEP = r"[ \t]{0,2}"

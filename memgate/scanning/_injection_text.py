@@ -33,10 +33,13 @@ _SENTENCE_MARK = re.compile(r"[.!?;。！？；\n]")
 _AFTER_END = frozenset(" \t\r\n\f\v\"'”’)]")
 _NEEDS_FOLLOW = frozenset(".!?;")
 # Quoted stretches (not apostrophes): "..." “...” 「...」 『...』 `...`
+# A single-quoted span opens after a non-word char and closes before one, so an
+# apostrophe (don't, users') neither opens nor closes it.
 _QUOTE = re.compile(
     r'"[^"\n]{1,400}"|“[^”\n]{1,400}”|「[^」\n]{1,400}」|『[^』\n]{1,400}』|`[^`\n]{1,400}`'
+    r"|(?<!\w)'(?:[^'\n]|'(?=\w)){1,400}'(?!\w)|‘[^’\n]{1,400}’"
 )
-_QUOTE_CHARS = ('"', "“", "「", "『", "`")
+_QUOTE_CHARS = ('"', "“", "「", "『", "`", "'", "‘")
 # A quote right after `](url ` or `(url ` is a markdown link title, not a quotation.
 _LINK_TITLE_BEFORE = re.compile(r"\(\S{1,400}\s$")
 _NOT_NEWLINE = re.compile(r"[^\n]+")

@@ -36,7 +36,9 @@ How it works, cheapest first (STYLE.md #3):
    per rule becomes one hit.
 4. The severity is then weighed by context: the source (`params.source_shift`,
    default user -3 steps, agent -1: the same words from the user are usually
-   a preference), a hidden layer (+1), discussion of an attack rather than an
+   a preference; `params.source_floor` bounds that discount for what is never
+   a preference: an override, a jailbreak persona, an exfiltration request),
+   a hidden layer (+1), discussion of an attack rather than an
    attack (quoted, "for example", "attackers often write": -1 to -3;
    `params.discussion_damp = "quoted"` damps only a quoted order), and many
    features at once (`params.escalate_at`: +1). A quoted single word (`the
@@ -102,7 +104,16 @@ _TURN = re.compile(
 _ASKING_TURNS = frozenset({"q", "question", "human", "user"})
 OPEN_TURN_MAX = 600
 """The open last turn is at most this long (a prompt's question, not a log)."""
-BUILTIN_FEATURES = frozenset({QUESTION, QUESTIONS, OPEN_DIALOGUE})
+MAIL_DEST = "mail_dest"
+"""A built-in feature: an e-mail address as where something goes (`to x@y.z`,
+`along to x@y.z`, `cc x@y.z`): the destination of a send, not a signature."""
+_MAIL_DEST = re.compile(
+    r"\b(?:to|cc|bcc|into|address)\W{1,3}[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+"
+)
+BUILTIN_FEATURES = frozenset({QUESTION, QUESTIONS, OPEN_DIALOGUE, MAIL_DEST})
+PASSIVE = frozenset({"exfil_data", "exfil_dest", MAIL_DEST})
+"""Features of a sentence's object (what data, where to), not of an order:
+they never raise a template's severity by their number (`escalate_at`)."""
 _QUESTION_MARKS = ("?", "？", "؟")
 _QUESTION_TAIL = " \t\n\"'”’)]」』"
 _HOW_QUANTITY = re.compile(r"\bhow (?:many|much|far|long|old|fast|often|tall)\b")
@@ -118,7 +129,19 @@ DISCUSSION_RADIUS = 2
 CHUNK_META_MIN = 2
 """Meta markers anywhere in the chunk that make a quotation read as discussion."""
 
-NEGATABLE = frozenset({"directive", "disclose", "redirect", "memory", "task", "pii_request"})
+NEGATABLE = frozenset(
+    {
+        "directive",
+        "disclose",
+        "redirect",
+        "memory",
+        "task",
+        "pii_request",
+        "exfil_send",
+        "leak",
+        "trust_grant",
+    }
+)
 """Features that mean the opposite after a negation ("do not reveal the password")."""
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no|n't|cannot|nor)\W+(?:\w+\W+){0,2}|(?:不要|不得|禁止|切勿|不可|不能|请勿|勿|别|不会|从不)\S{0,3})$"
@@ -151,6 +174,10 @@ class _Template:
     hidden_shift: int
     in_code: bool
     """Also read a code chunk whole (not only its comments and strings)."""
+    floor: int = -1
+    """`params.source_floor`: the step on `LADDER` below which the source shift
+    cannot lower the severity (an override typed by the user is still an
+    override); -1: no floor. Discussion (quoted, "for example") still damps."""
     triggers: frozenset[str] = field(default=frozenset())
     opens: frozenset[str] = field(default=frozenset())
     level: int = 0
@@ -195,6 +222,13 @@ def _template(rule: Rule) -> _Template:
     for key, value in raw_shift.items():
         shift[str(key)] = int(value)
     min_any = int(p.get("min_any", 1 if any_of else 0))
+    floor = -1
+    raw_floor = p.get("source_floor")
+    if raw_floor is not None:
+        try:
+            floor = LADDER.index(Severity(str(raw_floor)))
+        except ValueError:
+            raise ValueError(f"{rule.id}: params.source_floor must be a severity") from None
     return _Template(
         rule=rule,
         require=require,
@@ -215,6 +249,7 @@ def _template(rule: Rule) -> _Template:
         opens=frozenset(_str_list(p.get("opens_with"), f"{rule.id}: params.opens_with"))
         or (require if require else any_of),
         level=LADDER.index(rule.severity),
+        floor=floor,
     )
 
 
@@ -465,13 +500,17 @@ class InjectionAnalyzer:
             ]
             quoted = bool(core) and all(o.quoted for o in core)
             source_shift = t.source_shift.get(source_value, 0)
+            if t.floor >= 0 and t.level + source_shift < t.floor:
+                source_shift = min(0, t.floor - t.level)
             shift = source_shift
             if ctx.hidden:
                 shift += t.hidden_shift
             # many features at once escalate, except from a trusted voice (the
             # user's own words) where they describe a rich preference
             many = (
-                t.escalate_at > 0 and source_shift > -2 and len(feats - DISCUSSION) >= t.escalate_at
+                t.escalate_at > 0
+                and source_shift > -2
+                and len(feats - DISCUSSION - PASSIVE) >= t.escalate_at
             )
             if many:
                 shift += 1
@@ -644,10 +683,12 @@ def _builtin_hints(raw: str) -> frozenset[str]:
         turns = raw[max(0, colon - 9) : colon].rstrip().lower().endswith(_TURN_NAMES)
         colon = raw.find(":", colon + 1)
     if asks and turns:
-        return BUILTIN_FEATURES
-    if asks:
-        return _QUESTION_ONLY if raw.count("?") < QUESTIONS_MIN else _QUESTION_KINDS
-    return _DIALOGUE_ONLY if turns else _NO_FEATURES
+        found = _ALL_SHAPES
+    elif asks:
+        found = _QUESTION_ONLY if raw.count("?") < QUESTIONS_MIN else _QUESTION_KINDS
+    else:
+        found = _DIALOGUE_ONLY if turns else _NO_FEATURES
+    return found | _MAIL_ONLY if "@" in raw else found
 
 
 _TURN_NAMES = ("q", "question", "human", "user")
@@ -655,6 +696,8 @@ _NO_FEATURES: frozenset[str] = frozenset()
 _QUESTION_ONLY = frozenset({QUESTION})
 _QUESTION_KINDS = frozenset({QUESTION, QUESTIONS})
 _DIALOGUE_ONLY = frozenset({OPEN_DIALOGUE})
+_ALL_SHAPES = frozenset({QUESTION, QUESTIONS, OPEN_DIALOGUE})
+_MAIL_ONLY = frozenset({MAIL_DEST})
 
 
 def _builtin_occurrences(view: View, builtin: frozenset[str]) -> list[_Occ]:
@@ -671,6 +714,11 @@ def _builtin_occurrences(view: View, builtin: frozenset[str]) -> list[_Occ]:
         turn = _open_dialogue(view)
         if turn is not None:
             out.append(turn)
+    if MAIL_DEST in builtin:
+        for m in _MAIL_DEST.finditer(view.text):
+            out.append(_Occ(MAIL_DEST, m.start(), m.end(), False))
+            if len(out) >= MAX_MATCHES_PER_ENTRY:
+                break
     return out
 
 

@@ -32,6 +32,9 @@ class CategoryPolicy(BaseModel):
 
     weight: float = Field(default=1.0, ge=0.0)
     max_deduction: float | None = Field(default=None, ge=0.0, le=1.0)
+    review_at: Severity | None = None
+    """A finding of this category at or above this severity is never approved,
+    from any source: the source multiplier weighs it, it does not excuse it."""
 
 
 class SourcePolicy(BaseModel):

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memgate.domain import Category, Decision, Finding, Source
+from memgate.domain import Category, Decision, Finding, Severity, Source
 from memgate.trust.policy import Policy
+
+_RANK = {s: i for i, s in enumerate(Severity)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,16 +34,23 @@ def deduction(finding: Finding, source: Source, policy: Policy) -> float:
 
 def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdict:
     """Trust = 1 - sum of deductions (each category capped by its `max_deduction`),
-    clamped to [0, 1]. Any sensitive finding makes the decision at least `review`."""
+    clamped to [0, 1]. Any sensitive finding makes the decision at least `review`,
+    and so does a finding at or above its category's `review_at` severity (an
+    override or a jailbreak typed by the user is discounted, never approved)."""
     by_category: dict[Category, float] = {}
     top: dict[Category, tuple[float, str]] = {}
     sensitive = False
+    floored: str | None = None
     for finding in findings:
         d = deduction(finding, source, policy)
         by_category[finding.category] = by_category.get(finding.category, 0.0) + d
         if d > top.get(finding.category, (-1.0, ""))[0]:
             top[finding.category] = (d, finding.rule_id)
         sensitive = sensitive or finding.category.sensitive
+        if floored is None:
+            floor = policy.category(finding.category).review_at
+            if floor is not None and _RANK[finding.severity] >= _RANK[floor]:
+                floored = finding.rule_id
     total = 0.0
     for category, amount in by_category.items():
         cap = policy.category(category).max_deduction
@@ -62,4 +71,7 @@ def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdic
     if sensitive and decision is Decision.APPROVE:
         decision = Decision.REVIEW
         reasons.append("sensitive content always goes to human review")
+    if floored is not None and decision is Decision.APPROVE:
+        decision = Decision.REVIEW
+        reasons.append(f"{floored} is never approved from any source")
     return Verdict(trust_score=trust, decision=decision, reasons=tuple(reasons))
