@@ -315,7 +315,11 @@ class PythonAstAnalyzer:
                     effects = python_effects(facts)
                 out.extend(_limit(_effect_hits(spec, effects)))
                 continue
-            out.extend(_limit(self._run(spec, facts, fallback, text)))
+            hits = _limit(self._run(spec, facts, fallback, text))
+            if spec.kind == "call" and _is_review(text):
+                out.extend(_as_quoted(hits))
+            else:
+                out.extend(hits)
         return out
 
     def _live(self, text: str, lower: str, present: frozenset[str]) -> list[_Spec]:
@@ -454,6 +458,48 @@ def _dunder_hits(spec: _Spec, facts: PyFacts) -> Iterator[Hit]:
         if a.name not in named:  # one finding per name: `__mro__` twice is one fact
             named.add(a.name)
             yield Hit(spec.rule.id, a.start, a.end, note=a.name)
+
+
+# A review that quotes the bad line beside its fix: "# Bad:" / "# vulnerable" /
+# "❌" above or on the line, and a "# Good:" / "# fixed" / "✅" elsewhere.
+_BAD_MARK = re.compile(
+    r"(?im)^\s*#\s*(?:bad|wrong|vulnerable|insecure|unsafe|noncompliant|non-compliant|"
+    r"anti-?pattern|before(?: the fix)?\s*:)|❌|✗"
+    r"|#\s*(?:不安全|错误(?:示例|写法)|有漏洞|漏洞代码|反例)"
+)
+_FIX_MARK = re.compile(
+    r"(?im)^\s*#\s*(?:good|fixed|fix\s*:|safe|secure|correct|compliant|better|"
+    r"after(?: the fix)?\s*:)|✅|✓|#\s*(?:安全写法|正确(?:示例|写法)|修复后|正例)"
+)
+
+
+def _is_review(text: str) -> bool:
+    """Code that marks one version bad and another good: a review or a lesson
+    whose calls are quoted, not run (the call rules weigh little there; the
+    effect rules, payload capabilities, keep their weight)."""
+    bad = _BAD_MARK.search(text)
+    if bad is None:
+        return False
+    fix = _FIX_MARK.search(text)
+    while (
+        fix is not None
+        and text.count("\n", min(bad.start(), fix.start()), max(bad.start(), fix.start())) == 0
+    ):
+        fix = _FIX_MARK.search(text, fix.end())  # one comment saying both is not a comparison
+    return fix is not None
+
+
+def _as_quoted(hits: Iterator[Hit]) -> Iterator[Hit]:
+    for hit in hits:
+        yield Hit(
+            rule_id=hit.rule_id,
+            start=hit.start,
+            end=hit.end,
+            value=hit.value,
+            severity=Severity.INFO,
+            confidence=0.3,
+            note=f"{hit.note} (quoted in a bad / good comparison)",
+        )
 
 
 def _one_liners(text: str) -> list[re.Match[str]]:
