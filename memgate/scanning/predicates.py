@@ -43,10 +43,22 @@ _PLACEHOLDER_WHOLE = re.compile(
 _PLACEHOLDER_ANYWHERE = re.compile(
     r"""(?x)
     your[_-]|_here$|-here$|\{\{.*\}\}
-    | changeme|change[_-]me|placeholder|example|redacted|dummy|sample|fake|test[_-]?key
-    | replace[_-]?(?:me|with|this)|insert[_-]|put[_-]your|enter[_-]your|todo
+    | changeme|change[_-]me|placeholder|redacted
+    | replace[_-]?(?:me|with|this)|insert[_-]|put[_-]your|enter[_-]your
     | \.\.\.|…|xxxx|\*\*\*
     """
+)
+# Words that make a value an example only where they stand as a word of it
+# (`AKIAIOSFODNN7EXAMPLE`, `my-dummy-token`, `fake_key`), or where the text
+# around says it is one: inside a random-looking token they prove nothing.
+_WEAK_WORD = re.compile(r"example|dummy|sample|fake|test[_-]?key|todo|demo|mock")
+_WEAK_DELIMITED = re.compile(
+    r"(?:^|[^a-z])(?:example|dummy|sample|fake|test[_-]?key|todo|demo|mock)(?:key|s)?(?:[^a-z]|$)"
+    r"|example(?:key)?$"  # the documented AWS keys: AKIAIOSFODNN7EXAMPLE, ...EXAMPLEKEY
+)
+_EXAMPLE_CONTEXT = re.compile(
+    r"(?i)\b(?:e\.g\.|for example|for instance|example|examples|sample|dummy|fake|mock|placeholder|"
+    r"illustrat\w*|documentation|docs?)\b|示例|例如|样例|比如|举例|假的|虚构"
 )
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
@@ -96,6 +108,10 @@ def is_placeholder(value: str, context: str = "") -> bool:
     lowered = stripped.lower()
     if _PLACEHOLDER_WHOLE.match(lowered) or _PLACEHOLDER_ANYWHERE.search(lowered):
         return True
+    if _WEAK_WORD.search(lowered) and (
+        _WEAK_DELIMITED.search(lowered) or is_example_context(value, context)
+    ):
+        return True
     # A long run of one character ("QQQQQQQQQQ", "0000000000") is typed, not generated
     # (real tokens may hold a short run: AWS session tokens contain "//////////").
     run = _ONE_CHAR_RUN.search(stripped)
@@ -111,6 +127,12 @@ _OBVIOUS_ANYWHERE = re.compile(
     | \.\.\.|…|xxxx|\*\*\*
     """
 )
+
+
+def is_example_context(value: str, context: str = "") -> bool:
+    """The text around the value (the value itself left out) says it is an
+    example: "e.g.", "for example", "sample", "示例", "例如"."""
+    return bool(_EXAMPLE_CONTEXT.search(context.replace(value, " "))) if context else False
 
 
 def is_obvious_placeholder(value: str, context: str = "") -> bool:
@@ -212,9 +234,14 @@ def is_regex_text(value: str, context: str = "") -> bool:
 
 _INDIRECT = re.compile(
     r"""(?x)
-    [()\[\]]                                  # a call or subscript: get_secret(), cfg["x"]
+    # a call or subscript: get_secret(), cfg["x"]
+    ^[A-Za-z_$][\w.$:-]*[(\[][\w.$:,\ /-]*(?:[)\]][\w.()\[\]$-]*)?$
+    | ^[(\[]|[)\]]$
     | ^(?:/|\./|\.\./|~/|[A-Za-z]:\\)         # a file path
     | ^(?:https?|file)://                     # a URL, not a credential
+    | ^(?:vault|secret|secrets|ssm|secretsmanager|awssm|aws-sm|gcpsm|gcp-sm|azkv|keyvault|kms|
+         sops|doppler|infisical|bws|env|file|ref|arn:aws[\w-]*):\S   # a secret manager reference
+    | ^op://
     | \.(?:pem|key|p12|pfx|crt|cer|json|txt|ya?ml|env|jks|keystore)$
     """
 )
@@ -232,6 +259,21 @@ def is_indirect_reference(value: str, context: str = "") -> bool:
     return bool(_ATTRIBUTE_PATH.match(value)) and (
         not has_digit(value) or shannon_entropy(value) < 3.5
     )
+
+
+_PUBLIC_VALUE = re.compile(
+    r"""(?x)^(?:
+    pk_(?:live|test)_ | ssh-(?:rsa|ed25519|dss)\b | ecdsa-sha2- | sk-(?:ssh-ed25519|ecdsa-sha2)
+    | AAAA[BC]3Nza | age1[02-9ac-hj-np-z]{58}$ | npub1
+    | -----BEGIN\ (?:PUBLIC|CERTIFICATE|SSH2\ PUBLIC)
+    | phc_ | pub-[a-f0-9]{32}$ | pubkey- )"""
+)
+
+
+def is_public_value(value: str, context: str = "") -> bool:
+    """A key meant to be public: Stripe publishable keys, SSH / age / Nostr public
+    keys, certificates, PostHog project keys (client-side by design)."""
+    return bool(_PUBLIC_VALUE.match(value.strip("'\"` ")))
 
 
 def is_word_like(value: str, context: str = "") -> bool:
@@ -594,6 +636,26 @@ def secret_like(value: str, context: str = "") -> bool:
     return len(value) >= 20 and shannon_entropy(value) >= 4.0
 
 
+def password_like(value: str, context: str = "") -> bool:
+    """Validator: a password a person may have typed: 6 to 128 characters, no
+    whitespace, letters with a digit or a symbol (not an identifier or a file name),
+    or 6 to 16 digits not all alike."""
+    n = len(value)
+    if not 6 <= n <= 128 or any(map(str.isspace, value)):
+        return False
+    if value.isdigit():
+        return n <= 16 and len(set(value)) >= 3
+    letters = any(map(str.isalpha, value))
+    digit = any(map(str.isdigit, value))
+    symbol = not value.isalnum()
+    if letters and (digit or symbol):
+        return _WORD_LIKE.fullmatch(value) is None and not _FILE_NAME.fullmatch(value)
+    return False
+
+
+_FILE_NAME = re.compile(r"[\w-]+\.(?:[a-z]{1,4}|tar\.gz)")
+
+
 def _b64url_json(part: str) -> object:
     padded = part + "=" * (-len(part) % 4)
     try:
@@ -651,6 +713,8 @@ FILTERS: dict[str, Predicate] = {
     "benign_key": is_benign_key,
     "test_card": is_test_card,
     "non_personal_email": is_non_personal_email,
+    "example_context": is_example_context,
+    "public_value": is_public_value,
     "not_phone": is_not_phone,
 }
 
@@ -727,6 +791,7 @@ VALIDATORS: dict[str, Predicate] = {
     "cn_id_context": cn_id_context,
     "jwt": jwt_valid,
     "secret_like": secret_like,
+    "password_like": password_like,
     "has_digit": has_digit,
     "mixed_case": mixed_case,
     "email_personal": email_personal,

@@ -12,6 +12,7 @@ from memgate.scanning.injection import InjectionAnalyzer
 from memgate.scanning.javascript import JavaScriptAnalyzer
 from memgate.scanning.python_ast import PythonAstAnalyzer
 from memgate.scanning.regex_rules import RegexAnalyzer
+from memgate.scanning.secret_context import SecretContextAnalyzer
 from memgate.scanning.shell import ShellAnalyzer
 
 BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
@@ -22,6 +23,7 @@ BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
         "javascript": JavaScriptAnalyzer,
         "python_ast": PythonAstAnalyzer,
         "regex": RegexAnalyzer,
+        "secret_context": SecretContextAnalyzer,
         "shell": ShellAnalyzer,
     }
 )

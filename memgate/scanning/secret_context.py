@@ -1,0 +1,930 @@
+r"""The `secret_context` detector: a secret told by its context, not its shape.
+
+Vendor tokens carry a prefix (`ghp_`, `xoxb-`) and are `regex` rules. Most
+passwords and many keys carry none: what marks them is the name they are
+given (`DB_PASSWORD`, `<add key="FeishuAppSecret" value="...">`, `- name:
+DD_API_KEY` / `value: ...`, `getenv("SMTP_PASS", "...")`, `${JWT_SECRET:...}`)
+or the sentence they sit in ("the Wi-Fi password is ...", "密码是 ...",
+"口令：...", "use this token ... for the deploy"). This detector reads such
+pairs in three steps, cheapest first:
+
+1. A keyword prefilter (one Aho-Corasick automaton over every rule's keywords)
+   picks the rules that may apply to a chunk: a rule runs only if one of its
+   keywords occurs.
+2. The rule's carrier (`params.carrier`) finds (name, value) pairs: `assignment`
+   (`.env`, INI, properties, YAML, JSON, code, type-annotated defaults, escaped
+   JSON, diff lines), `xml` (attribute pairs and elements), `name_value` (a
+   `name:` / `value:` pair: Kubernetes env, ECS task definitions), `default` (the
+   fallback of an environment lookup in any language), `prose` (EN and ZH
+   sentences that say a value is a password or a key).
+3. The name is classified (`secret_name`): a password name, a key or token name,
+   or neither (`max_tokens`, `public_key`, `token_url`, `secret_name`). The value
+   passes the false-positive predicates (placeholders, references, hashes,
+   UUIDs, words) and a floor that depends on the class: a password may be short
+   and typed by a person; a key must look generated.
+
+Only the value is reported as sensitive (redacted and fingerprinted).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
+
+from memgate.domain import Chunk, ChunkKind
+from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.predicates import (
+    is_benign_key,
+    is_data_uri,
+    is_env_reference,
+    is_indirect_reference,
+    is_integrity_hash,
+    is_placeholder,
+    is_public_value,
+    is_regex_text,
+    is_sequential,
+    is_uuid,
+    is_word_like,
+    password_like,
+    secret_like,
+    shannon_entropy,
+)
+from memgate.scanning.rules import Rule
+
+MAX_HITS_PER_RULE = 32
+MAX_MATCHES_PER_RULE = 256
+"""Carrier matches examined per rule and chunk (bounded time on pathological input)."""
+CONTEXT_CHARS = 80
+
+
+class SecretName(Enum):
+    PASSWORD = "password"  # noqa: S105 - a class name, not a credential
+    KEY = "key"
+
+
+# ---------------------------------------------------------------- names
+
+# Name words, on the lower-cased name split at `_ - . / space` and camelCase.
+_PASSWORD_WORDS = frozenset(
+    {
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "passphrase",
+        "passcode",
+        "pw",
+        "pword",
+        "passwort",
+        "contrasena",
+        "motdepasse",
+        "mdp",
+        "senha",
+        "parol",
+    }
+)
+_SECRET_WORDS = frozenset(
+    {
+        "secret",
+        "secrets",
+        "token",
+        "tokens",
+        "apikey",
+        "apikeys",
+        "credential",
+        "credentials",
+        "creds",
+        "cred",
+        "privatekey",
+        "secretkey",
+        "accesskey",
+        "authkey",
+        "authtoken",
+        "accesstoken",
+        "refreshtoken",
+        "bearer",
+        "pat",
+        "sk",
+        "signingkey",
+        "appsecret",
+        "clientsecret",
+        "webhooksecret",
+        "masterkey",
+        "hmac",
+        "dsn",
+        "connectionstring",
+        "connstr",
+        "sas",
+        "license",
+        "licensekey",
+    }
+)
+# `key` counts when another word qualifies it (`api_key`, `DD_APP_KEY`, `STRIPE_KEY`).
+_KEY_QUALIFIERS_BENIGN = frozenset(
+    {
+        "public",
+        "pub",
+        "publishable",
+        "primary",
+        "foreign",
+        "sort",
+        "partition",
+        "cache",
+        "idempotency",
+        "hash",
+        "lookup",
+        "map",
+        "dict",
+        "row",
+        "column",
+        "index",
+        "unique",
+        "composite",
+        "natural",
+        "surrogate",
+        "press",
+        "hot",
+        "short",
+        "shortcut",
+        "keyboard",
+        "object",
+        "s3",
+        "item",
+        "entry",
+        "redis",
+        "config",
+        "translation",
+        "i18n",
+        "label",
+        "dedupe",
+        "dedup",
+        "group",
+        "routing",
+        "shard",
+        "sharding",
+        "query",
+        "search",
+        "music",
+        "piano",
+        "react",
+        "list",
+        "key",
+        "registry",
+        "ssh",
+        "gpg",
+        "pgp",
+        "known",
+        "host",
+        "fingerprint",
+        "kid",
+        "next",
+        "prev",
+        "page",
+        "max",
+        "min",
+        "num",
+        "csrf",
+        "xsrf",
+    }
+)
+# A last word that makes the name about the secret, not the secret itself.
+_BENIGN_LAST = frozenset(
+    {
+        "id",
+        "ids",
+        "name",
+        "names",
+        "type",
+        "types",
+        "url",
+        "uri",
+        "urls",
+        "path",
+        "paths",
+        "file",
+        "files",
+        "filename",
+        "length",
+        "len",
+        "size",
+        "count",
+        "limit",
+        "limits",
+        "ttl",
+        "expiry",
+        "expires",
+        "expiration",
+        "expire",
+        "exp",
+        "header",
+        "headers",
+        "field",
+        "fields",
+        "param",
+        "params",
+        "prefix",
+        "suffix",
+        "env",
+        "var",
+        "vars",
+        "ref",
+        "refs",
+        "arn",
+        "region",
+        "version",
+        "hint",
+        "hints",
+        "label",
+        "format",
+        "alg",
+        "algorithm",
+        "endpoint",
+        "host",
+        "port",
+        "user",
+        "username",
+        "enabled",
+        "enable",
+        "disabled",
+        "required",
+        "policy",
+        "policies",
+        "rotation",
+        "mode",
+        "scope",
+        "scopes",
+        "location",
+        "dir",
+        "directory",
+        "store",
+        "provider",
+        "source",
+        "sources",
+        "manager",
+        "service",
+        "client",
+        "class",
+        "schema",
+        "pattern",
+        "regex",
+        "placeholder",
+        "description",
+        "desc",
+        "title",
+        "help",
+        "message",
+        "msg",
+        "error",
+        "errors",
+        "status",
+        "state",
+        "valid",
+        "validity",
+        "strength",
+        "min",
+        "max",
+        "reset",
+        "changed",
+        "change",
+        "set",
+        "created",
+        "updated",
+        "at",
+        "time",
+        "date",
+        "timeout",
+        "interval",
+        "lifetime",
+        "age",
+        "usage",
+        "used",
+        "budget",
+        "cost",
+        "price",
+        "kind",
+        "method",
+        "flow",
+        "grant",
+        "audience",
+        "issuer",
+        "key_id",
+        "keyid",
+        "secretname",
+        "mount",
+        "backend",
+        "engine",
+        "bucket",
+        "table",
+        "column",
+        "index",
+        "input",
+        "form",
+        "button",
+        "icon",
+        "link",
+        "page",
+        "view",
+        "route",
+        "handler",
+        "callback",
+        "hook",
+        "function",
+        "fn",
+        "func",
+        "test",
+        "tests",
+        "spec",
+        "mock",
+        "example",
+        "sample",
+        "demo",
+        "doc",
+        "docs",
+        "chars",
+        "encoding",
+        "encoder",
+        "decoder",
+        "parser",
+        "generator",
+        "validator",
+        "checker",
+        "counter",
+        "estimate",
+        "estimator",
+        "tokenizer",
+        "vocab",
+        "embedding",
+        "embeddings",
+        "position",
+        "pos",
+        "offset",
+        "start",
+        "end",
+        "stream",
+        "streaming",
+    }
+)
+_BENIGN_ANY = frozenset(
+    {
+        "public",
+        "pub",
+        "publishable",
+        "csrf",
+        "xsrf",
+        "max",
+        "min",
+        "num",
+        "tokenizer",
+        "tokenizers",
+        "next",
+        "prev",
+        "page",
+        "pagination",
+        "cursor",
+        "continuation",
+        "sync",
+        "idempotency",
+        "nonce",
+        "trace",
+        "correlation",
+        "request",
+        "sort",
+        "partition",
+        "primary",
+        "foreign",
+        "cache",
+        "i18n",
+        "translation",
+        "keyboard",
+        "hotkey",
+        "shortcut",
+        "output",
+        "input",
+        "prompt",
+        "completion",
+        "total",
+        "bypass",
+        "forgot",
+        "reset",
+        "confirm",
+        "confirmation",
+        "old",
+        "new_password_confirm",
+        "show",
+        "hide",
+        "toggle",
+        "visible",
+        "strength",
+        "policy",
+        "hint",
+        "complexity",
+        "expiry",
+        "expires",
+        "rotate",
+        "rotation",
+        "lookup",
+        "registry",
+        "known",
+        "ssh",
+        "gpg",
+        "pgp",
+        "fingerprint",
+    }
+)
+# Chinese names: a substring test (no word boundaries).
+_ZH_PASSWORD = ("密码", "口令", "密碼", "暗号", "通行码")
+_ZH_SECRET = ("密钥", "秘钥", "私钥", "令牌", "凭证", "凭据", "访问码", "授权码", "金鑰", "密鑰")
+_ZH_BENIGN = (
+    "公钥",
+    "长度",
+    "规则",
+    "策略",
+    "强度",
+    "提示",
+    "重置",
+    "修改",
+    "忘记",
+    "找回",
+    "格式",
+    "复杂度",
+    "输入框",
+    "字段",
+)
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NAME_SPLIT = re.compile(r"[^a-z0-9]+")
+
+
+def name_words(name: str) -> list[str]:
+    """`DB_PASSWORD` -> [db, password]; `feishuAppSecret` -> [feishu, app, secret]."""
+    return [w for w in _NAME_SPLIT.split(_CAMEL.sub("_", name).lower()) if w]
+
+
+@functools.lru_cache(maxsize=4096)
+def secret_name(name: str) -> SecretName | None:
+    """What a name says about its value: a password, a key or token, or neither."""
+    if not name.isascii():
+        if any(w in name for w in _ZH_BENIGN):
+            return None
+        if any(w in name for w in _ZH_PASSWORD):
+            return SecretName.PASSWORD
+        if any(w in name for w in _ZH_SECRET):
+            return SecretName.KEY
+    words = name_words(name)
+    if not words or len(words) > 10:
+        return None
+    last = words[-1]
+    if (last in _BENIGN_LAST and len(words) > 1) or not _BENIGN_ANY.isdisjoint(words):
+        return None
+    # Suffixes of the value's encoding do not change what it is: DB_PASSWORD_B64.
+    while len(words) > 1 and words[-1] in (
+        "b64",
+        "base64",
+        "value",
+        "enc",
+        "encoded",
+        "str",
+        "raw",
+        "hex",
+        "prod",
+        "production",
+        "live",
+        "dev",
+        "staging",
+        "test",
+        "1",
+        "2",
+        "v2",
+        "new",
+        "old",
+    ):
+        words.pop()
+    joined = "".join(words)
+    if not _PASSWORD_WORDS.isdisjoint(words) or joined.endswith(("password", "passwd")):
+        return SecretName.PASSWORD
+    if not _SECRET_WORDS.isdisjoint(words) or joined.endswith(("secret", "token", "apikey")):
+        return SecretName.KEY
+    if words[-1] in ("key", "keys", "ak") and len(words) > 1:
+        qualifier = words[-2]
+        if qualifier not in _KEY_QUALIFIERS_BENIGN:
+            return SecretName.KEY
+    if joined.endswith("key") and joined[:-3] in (
+        "api",
+        "app",
+        "secret",
+        "access",
+        "private",
+        "master",
+        "signing",
+        "encryption",
+        "auth",
+    ):
+        return SecretName.KEY
+    return None
+
+
+# ---------------------------------------------------------------- values
+
+_QUOTES = "\"'`“”「」"
+_KEY_FILTERS = (
+    is_placeholder,
+    is_env_reference,
+    is_indirect_reference,
+    is_regex_text,
+    is_integrity_hash,
+    is_data_uri,
+    is_sequential,
+    is_public_value,
+)
+
+
+def value_ok(kind: SecretName, value: str, context: str, *, strict: bool = False) -> bool:
+    """The value of a secret-named field looks like a real secret. `strict` (a
+    value stated in a sentence without a separator) asks for a generated look."""
+    if not value or len(value) > 2048 or any(map(str.isspace, value)):
+        return False
+    if any(f(value, context) for f in _KEY_FILTERS):
+        return False
+    if is_uuid(value) or value.lower() in _LITERALS:
+        return False
+    if strict:
+        return len(value) >= 16 and shannon_entropy(value) >= 3.5 and secret_like(value)
+    if kind is SecretName.PASSWORD:
+        return len(value) >= 6 and password_like(value)
+    if is_word_like(value) or _IDENTIFIER_LIKE.fullmatch(value):
+        return False
+    return len(value) >= 8 and secret_like(value) and shannon_entropy(value) >= 3.0
+
+
+# Words, capitalised words, short numbers and separators: a name (`NormalBrushGradient1`,
+# `XXH3_SECRET_SIZE_MIN`, `DOC_Vector_5_32`), not a generated key.
+_IDENTIFIER_LIKE = re.compile(
+    r"(?>[A-Z]?[a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|\d{1,4}(?!\d)|[_.:/-])+"
+)
+
+_LITERALS = frozenset(
+    {
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "int",
+        "bool",
+        "boolean",
+        "object",
+        "secret",
+        "password",
+    }
+)
+
+
+# ---------------------------------------------------------------- carriers
+
+# Each carrier: patterns with groups `k` (the name, when the pattern has one) and
+# `v` (the value). Patterns start with a literal where they can, so the regex
+# engine skips ahead between occurrences of it.
+_VALUE = (
+    r"""(?:"(?P<v1>[^"\n\\]{1,2048})"|'(?P<v2>[^'\n\\]{1,2048})'|"""
+    r"""\\"(?P<v3>[^"\n\\]{1,2048})\\"|(?P<v4>[^\s"'`,;<>(){}\[\]\\]{1,2048}))"""
+)
+_NAME = r"""[A-Za-z_$@][\w.\-/$@]{0,99}"""
+
+_ASSIGN_TAIL = re.compile(
+    r"""(?:\\?["'`])?\]?[ \t]{0,4}"""
+    r"""(?::[ \t]*[A-Za-z_][\w\[\], |.]{0,30}?[ \t]*(?==))?"""  # a type annotation: `key: str =`
+    r"""(?:=>|:=|\?=|\|\|=|=|:|：|[ \t]+(?:=|is)[ \t]+)[ \t]{0,4}""" + _VALUE
+)
+_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
+
+_XML = (
+    # <add key="FeishuAppSecret" value="..."/>, <property name="db.password" value="..."/>
+    re.compile(
+        r"""<[A-Za-z][\w:.-]{0,40}\s[^<>]{0,200}?\b(?:key|name|"""
+        r"""id)\s*=\s*["'](?P<k>[^"'<>]{1,100})["']"""
+        r"""[^<>]{0,200}?\bvalue\s*=\s*(?:"(?P<v1>[^"<>\n]{1,2048})"|'(?P<v2>[^'<>\n]{1,2048})')"""
+    ),
+    # <entry key="jdbc.password">...</entry>, <param name="token">...</param>
+    re.compile(
+        r"""<[A-Za-z][\w:.-]{0,40}\s[^<>]{0,200}?\b(?:key|"""
+        r"""name)\s*=\s*["'](?P<k>[^"'<>]{1,100})["'][^<>]{0,100}>"""
+        r"""\s{0,8}(?:<!\[CDATA\[)?(?P<v4>[^<>\s]{1,2048})(?:\]\]>)?\s{0,8}</"""
+    ),
+    # <password>...</password>, <jwtSecret>...</jwtSecret>
+    re.compile(
+        r"""<(?P<k>[A-Za-z][\w:.-]{0,80})>\s{0,8}(?:<!\[CDATA\[)?(?P<v4>[^<>\s]{1,2048})(?:\]\]>)?\s{0,8}</(?P=k)>"""
+    ),
+)
+_NAME_VALUE = (
+    # - name: DD_API_KEY\n  value: "..."; {"name": "DB_PASSWORD", "value": "..."}
+    re.compile(
+        r"""\b(?:name|key|Name|"""
+        r"""Key)\\?["']?[ \t]*[:=][ \t]*\\?["']?(?P<k>[\w.\-/]{1,100})\\?["']?[ \t]*,?[ \t]*"""
+        r"""(?:\r?\n[ \t]*(?:-[ \t]*)?)?\\?["']?(?:value|Value)\\?["']?[ \t]*[:=][ \t]*""" + _VALUE
+    ),
+)
+_DEFAULT = (
+    # getenv("K", "v"), os.environ.get("K", "v"), ENV.fetch("K", "v"), getOrDefault("K", "v"),
+    # env("K", default="v"), config.get("k", "v"), System.getProperty("k", "v")
+    re.compile(
+        r"""(?i:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|getOrDefault|"""
+        r"""getProperty|"""
+        r"""fetch|env|get_env|getEnv|config|get|setting|settings|GetEnvironmentVariable|"""
+        r"""Getenv|LookupEnv|"""
+        r"""env_or|getenv_or|envOr|value_or|"""
+        r"""option)\s{0,2}\(\s{0,2}[@$:]?["'](?P<k>[\w.\-/]{1,100})["']\s{0,2},"""
+        r"""\s{0,4}(?:(?:default|fallback|"""
+        r"""default_value)\s{0,2}[=:]\s{0,2})?(?:"(?P<v1>[^"\n]{1,1024})"|"""
+        r"""'(?P<v2>[^'\n]{1,1024})')"""
+    ),
+    # process.env.K || "v", os.environ.get("K") or "v", os.Getenv("K") ?? "v"
+    re.compile(
+        r"""(?:environ|env|ENV)(?:\.(?P<k>\w{1,100})|"""
+        r"""\[\s{0,2}["'](?P<k2>[\w.\-]{1,100})["']\s{0,2}\]"""
+        r"""|\.get\(\s{0,2}["'](?P<k3>[\w.\-]{1,100})["']\s{0,2}\))\s{0,2}(?:\|\||\?\?|"""
+        r"""\bor\b|\?:)\s{0,2}"""
+        r"""(?:"(?P<v1>[^"\n]{1,1024})"|'(?P<v2>[^'\n]{1,1024})')"""
+    ),
+    # ${DB_PASSWORD:s3cret}, ${DB_PASSWORD:-s3cret}, %{DB_PASSWORD:s3cret}
+    re.compile(r"""[$%]\{(?P<k>[\w.\-]{1,100}):-?(?P<v4>[^}\s"']{1,1024})\}"""),
+)
+
+# Prose: a secret word, a few words of what it is for, a copula or a colon, the value.
+_PROSE_PASSWORD = (
+    r"""(?:wi-?fi[ \t]*(?:password|passwd|pass|key|pw|密码|口令)|pass(?:word|wd|phrase|"""  # noqa: S105
+    r"""code)|\bpwd\b|\bpw\b|\bpass\b"""
+    r"""|密码|口令|密碼|暗号|通行码)"""
+)
+_PROSE_KEY = (
+    r"""(?:api[ \t_-]?key|secret[ \t_-]?key|access[ \t_-]?key|private[ \t_-]?key|"""
+    r"""app[ \t_-]?secret|client[ \t_-]?secret"""
+    r"""|\bsecret|\btokens?\b|\bkey\b|\bcredentials?\b|密钥|秘钥|私钥|令牌|凭证|凭据|授权码|访问码|金鑰|密鑰)"""
+)
+_PROSE_GAP = (
+    r"""(?:[ \t]{0,2}(?:for|of|to|on|at|of[ \t]the|for[ \t]the|的|是|"""
+    r"""为)?[ \t]{0,2}[^\n:=：。，,;；.!?？！@/]{0,32}?)??"""
+)
+_PROSE_SEP = (
+    r"""[ \t]*(?:\bis\b|\bwas\b|\bare\b|(?<![<>=!])(?<!\w)(?::|：)|(?<=\w)(?::|：)|是|为|為|"""
+    r"""改成了?|改为|设为|设置为|换成了?|发你|发给你|给你|如下|->)[ \t]*(?:是|为|:|：)?[ \t]*"""
+)
+_PROSE_VALUE = r"""[「"'`“（(]?(?P<v4>[^\s"'`，。、,;；「」“”（）()\[\]<>]{6,256})"""
+_PROSE = (
+    re.compile(r"(?i)(?P<k>" + _PROSE_PASSWORD + r")" + _PROSE_GAP + _PROSE_SEP + _PROSE_VALUE),
+    re.compile(r"(?i)(?P<k>" + _PROSE_KEY + r")" + _PROSE_GAP + _PROSE_SEP + _PROSE_VALUE),
+)
+# "use this token X for", "登录密码 X": no separator, so the value must look generated
+# (keys) or like a password (password words right before it).
+_PROSE_BARE = (
+    re.compile(
+        r"(?i)(?P<k>" + _PROSE_PASSWORD + r")(?:[ \t]+(?:is[ \t]+)?|(?<=[码令碼号])[ \t]*)"
+        r"""[「"'`“]?(?P<v4>[^\s"'`，。、,;；「」“”（）()\[\]<>]{6,128})"""
+    ),
+    re.compile(
+        r"(?i)(?P<k>" + _PROSE_KEY + r")[ \t]+(?:is[ \t]+)?"
+        r"""[「"'`“]?(?P<v4>[^\s"'`，。、,;；「」“”（）()\[\]<>]{16,512})"""
+    ),
+)
+
+_CARRIERS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "xml": _XML,
+    "name_value": _NAME_VALUE,
+    "default": _DEFAULT,
+    "prose": _PROSE + _PROSE_BARE,
+}
+_PROSE_BARE_SET = frozenset(_PROSE_BARE)
+_PARAMS = frozenset({"carrier"})
+_ASSIGNMENT = "assignment"
+_ANCHORED = frozenset({_ASSIGNMENT, "prose", "default"})
+"""Carriers whose matches start at a keyword occurrence (tried there only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    rule: Rule
+    carrier: str
+    patterns: tuple[re.Pattern[str], ...]
+    kinds: frozenset[ChunkKind]
+
+
+def _compile(rule: Rule) -> _Compiled:
+    unknown = set(rule.params) - _PARAMS
+    if unknown:
+        raise ValueError(f"{rule.id}: unknown secret_context params {sorted(unknown)}")
+    carrier = rule.params.get("carrier")
+    if carrier != _ASSIGNMENT and carrier not in _CARRIERS:
+        raise ValueError(
+            f"{rule.id}: params.carrier must be one of {sorted([*_CARRIERS, _ASSIGNMENT])}"
+        )
+    if not rule.keywords:
+        raise ValueError(f"{rule.id}: a secret_context rule needs keywords")
+    return _Compiled(
+        rule=rule,
+        carrier=str(carrier),
+        patterns=_CARRIERS.get(str(carrier), ()),
+        kinds=frozenset(rule.chunks),
+    )
+
+
+class SecretContextAnalyzer:
+    """Finds secrets named by their context; see the module docstring."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._compiled = tuple(_compile(r) for r in rules)
+        keywords = list(dict.fromkeys(k for c in self._compiled for k in c.rule.keywords))
+        self._ids = {k: n for n, k in enumerate(keywords)}
+        self._automaton = (
+            AhoCorasick(keywords, matchkind=MatchKind.Standard, implementation=Implementation.DFA)
+            if keywords
+            else None
+        )
+        self._keywords = tuple(keywords)
+        self._rule_keywords = tuple(
+            frozenset(self._ids[k] for k in c.rule.keywords) for c in self._compiled
+        )
+
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterator[Hit]:
+        if self._automaton is None:
+            return
+        text = chunk.text
+        lower = text.lower()
+        try:
+            found = self._automaton.find_matches_as_indexes(lower, overlapping=True)
+        except UnicodeEncodeError:  # a lone surrogate
+            found = self._automaton.find_matches_as_indexes(
+                lower.encode("utf-8", "replace").decode("utf-8"), overlapping=True
+            )
+        if not found:
+            return
+        at: dict[int, list[int]] = {}
+        for n, start, _ in found:
+            at.setdefault(n, []).append(start)
+        aligned = len(lower) == len(text)
+        for c, kw in zip(self._compiled, self._rule_keywords, strict=True):
+            if chunk.kind not in c.kinds or kw.isdisjoint(at):
+                continue
+            anchored = c.carrier in _ANCHORED
+            if anchored and not aligned:
+                continue  # positions in `lower` would not index `text`
+            starts = sorted({s for k in kw if k in at for s in at[k]}) if anchored else None
+            if c.carrier == _ASSIGNMENT:
+                yield from self._assignments(c, text, starts or [])
+            else:
+                yield from self._carrier(c, text, starts)
+
+    def _carrier(self, c: _Compiled, text: str, starts: list[int] | None) -> Iterator[Hit]:
+        """Pairs of one carrier: anywhere in the text, or (`starts`) only where a
+        match starts at a keyword occurrence."""
+        hits = 0
+        seen: set[tuple[int, int]] = set()
+        for pattern in c.patterns:
+            strict = pattern in _PROSE_BARE_SET
+            for n, m in enumerate(_matches(pattern, text, starts)):
+                if n >= MAX_MATCHES_PER_RULE:
+                    break
+                name = _group(m, "k", "k2", "k3")
+                span = _value_span(m)
+                if name is None or span is None or span in seen:
+                    continue
+                kind = secret_name(name) if c.carrier != "prose" else _prose_kind(name)
+                if kind is None:
+                    continue
+                vs, ve = span
+                value = text[vs:ve]
+                context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+                if is_benign_key(value, context) or not value_ok(
+                    kind, value, context, strict=strict and kind is SecretName.KEY
+                ):
+                    continue
+                if strict and kind is SecretName.PASSWORD and not _bare_password(value):
+                    continue
+                if c.carrier == "prose" and (
+                    _prose_not_a_value(value)
+                    or _PUBLIC_BEFORE.search(text, max(0, m.start() - 24), m.start())
+                ):
+                    continue
+                seen.add(span)
+                yield Hit(rule_id=c.rule.id, start=m.start(), end=m.end(), value=span)
+                hits += 1
+                if hits >= MAX_HITS_PER_RULE:
+                    return
+
+    def _assignments(self, c: _Compiled, text: str, starts: list[int]) -> Iterator[Hit]:
+        """`NAME <sep> value` around each keyword occurrence: the name is the
+        identifier the keyword sits in, the separator follows it."""
+        hits = 0
+        done: set[int] = set()
+        n = len(text)
+        for at in starts[:MAX_MATCHES_PER_RULE]:
+            begin = at
+            while begin > 0 and _ident(text[begin - 1]) and at - begin < 100:
+                begin -= 1
+            end = at
+            while end < n and _ident(text[end]) and end - begin < 120:
+                end += 1
+            if end in done:
+                continue
+            done.add(end)
+            if begin > 0 and text[begin - 1] in ":/@%":
+                continue  # inside a URL or a reference, not a name
+            m = _ASSIGN_TAIL.match(text, end)
+            if m is None:
+                continue
+            kind = secret_name(text[begin:end].strip(".-"))
+            if kind is None:
+                continue
+            span = _value_span(m)
+            if span is None:
+                continue
+            vs, ve = span
+            value = text[vs:ve]
+            context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+            if is_benign_key(value, context) or not value_ok(kind, value, context):
+                continue
+            yield Hit(rule_id=c.rule.id, start=begin, end=m.end(), value=span)
+            hits += 1
+            if hits >= MAX_HITS_PER_RULE:
+                return
+
+
+def _matches(
+    pattern: re.Pattern[str], text: str, starts: list[int] | None
+) -> Iterator[re.Match[str]]:
+    if starts is None:
+        yield from pattern.finditer(text)
+        return
+    for at in starts[:MAX_MATCHES_PER_RULE]:
+        m = pattern.match(text, at)
+        if m is not None:
+            yield m
+
+
+def _ident(char: str) -> bool:
+    return char in _IDENT_CHARS or (char > "\x7f" and char.isalnum())
+
+
+def _group(m: re.Match[str], *names: str) -> str | None:
+    groups = m.groupdict()
+    for name in names:
+        value = groups.get(name)
+        if value is not None:
+            return value
+    return None
+
+
+def _value_span(m: re.Match[str]) -> tuple[int, int] | None:
+    groups = m.groupdict()
+    for name in ("v1", "v2", "v3", "v4"):
+        if groups.get(name) is not None:
+            start, end = m.span(name)
+            if m.string.endswith("..", start, end):
+                return None  # shown truncated: `ops_eyJzaWdu..`
+            # A trailing full stop or closing bracket ends the sentence, not the value.
+            while end > start and m.string[end - 1] in ".!?。)）":
+                end -= 1
+            return (start, end) if end > start else None
+    return None
+
+
+def _prose_kind(name: str) -> SecretName | None:
+    lowered = name.lower()
+    if any(w in lowered for w in ("pass", "pw", "密码", "口令", "密碼", "暗号", "通行码")):
+        return SecretName.PASSWORD
+    return SecretName.KEY
+
+
+_NOT_A_VALUE = re.compile(
+    r"""(?ix)^(?:
+    https?://\S*|www\.\S*|[\w.+-]+@[\w-]+\.[\w.]+     # an address, not a password
+    | \d{1,4}(?:[-/.:]\d{1,4}){1,3}                    # a date or a time
+    | v?\d+(?:\.\d+){1,3}                              # a version
+    | [A-Za-z_][\w.-]{0,60}=.*                         # an assignment: the name is the key
+    )$"""
+)
+
+
+_PUBLIC_BEFORE = re.compile(r"(?i)(?:public|publishable|\bpub|公钥|公開|公开)[\w \t-]{0,12}$|公钥")
+
+
+def _bare_password(value: str) -> bool:
+    """A password named without a separator ("登录密码 X"): a digit and a symbol, or long."""
+    digit = any(map(str.isdigit, value))
+    return (digit and (not value.isalnum() or len(value) >= 10)) or len(value) >= 16
+
+
+def _prose_not_a_value(value: str) -> bool:
+    return bool(_NOT_A_VALUE.match(value))
