@@ -190,14 +190,18 @@ def is_fictional_context(context: str) -> bool:
     return bool(_FICTIONAL.search(_EXAMPLE_DOMAIN.sub(" ", context)))
 
 
+_MADE_UP = re.compile(r"012345|123456|234567|345678|456789|987654|876543|(\d)\1{5}")
+
+
 def _checked(checks: Sequence[Check], value: str) -> bool:
     """Any check accepts the value (as written, or without its spaces: not every
     stdnum module drops them), and it is not one digit repeated (`111.111.111-11`)."""
     digits = {c for c in value if c.isdigit()}
     if len(digits) < 3:
         return False
-    if not checks:  # a labelled identifier without a check digit
-        return True
+    if not checks:  # a labelled identifier without a check digit: not a made-up one
+        run = "".join(c for c in value if c.isdigit())
+        return not (run.startswith("000") or _MADE_UP.search(run))
     compact = "".join(value.split())
     return any(check(value) or (compact != value and check(compact)) for check in checks)
 
@@ -247,6 +251,10 @@ _CN_MOBILE = re.compile(r"(?:86)?1[3-9]\d{9}")
 """Left to MG-PII-002, which finds Chinese mobiles without a label."""
 _FICTIONAL_NUMBER = re.compile(r"^(?:1?\d{3})?55501\d\d$")
 """NANP 555-0100..0199, with or without area code: reserved for fiction and docs."""
+_DOC_CONTEXT = re.compile(
+    r"(?i)\b(?:reserved|range|tests?|testing|docs?|documentation|readme|fixtures?|format|"
+    r"such as|demo|tutorial|specification)\b|文档|测试|示例"
+)
 _EXTENSION = re.compile(r"(?i)\s*(?:x|ext\.?|#)\s*\d{1,6}$")
 _DATE_LIKE = re.compile(
     r"(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])"
@@ -271,7 +279,7 @@ def _regions(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
 
 
 def _personal(number: phonenumbers.PhoneNumber) -> bool:
-    return phonenumbers.number_type(number) not in _SKIP_TYPES and not _is_fictional_number(number)
+    return phonenumbers.number_type(number) not in _SKIP_TYPES
 
 
 def _phone_number(
@@ -307,12 +315,6 @@ def _phone_number(
         return fallback if fallback is not None and _personal(fallback) else None
     except phonenumbers.NumberParseException:
         return None
-
-
-def _is_fictional_number(number: phonenumbers.PhoneNumber) -> bool:
-    """NANP 555-0100..555-0199 is reserved for fiction and documentation."""
-    national = str(number.national_number)
-    return number.country_code == 1 and len(national) == 10 and national[3:8].startswith("55501")
 
 
 # ---------------------------------------------------------------- compiled rules
@@ -547,14 +549,20 @@ class IdentifierAnalyzer:
             if not 7 <= len(digits) <= 15 or len(set(digits)) < 3:
                 continue
             intl = core.startswith("+") or (core.startswith("00") and len(digits) >= 10)
-            if _DATE_LIKE.fullmatch(core.strip()) or _FICTIONAL_NUMBER.search(digits):
+            if _DATE_LIKE.fullmatch(core.strip()):
                 continue
+            if _FICTIONAL_NUMBER.search(digits) and _DOC_CONTEXT.search(
+                _paragraph(text, vstart, vend)
+            ):
+                continue  # 555-01xx in docs and tests (next to a person, it is their line)
             if _CN_MOBILE.fullmatch(digits) and (not intl or digits.startswith(("86", "0086"))):
                 continue
-            near = labels.before(spec.near_labels, vstart, max(0, vstart - PHONE_NEAR)) or bool(
-                _EMAIL_BEFORE.search(text, max(0, vstart - PHONE_NEAR), vstart)
+            paragraph = _paragraph_start(text, vstart)
+            low = max(paragraph, vstart - PHONE_NEAR)
+            near = labels.before(spec.near_labels, vstart, low) or bool(
+                _EMAIL_BEFORE.search(text, low, vstart)
             )
-            strong = labels.before(spec.keywords, vstart, _paragraph_start(text, vstart))
+            strong = labels.before(spec.keywords, vstart, paragraph)
             if not intl and not (near or strong):
                 continue
             # A bare 7-8 digit run in a paragraph that says "phone" somewhere is
@@ -564,7 +572,7 @@ class IdentifierAnalyzer:
                 and core.isdigit()
                 and len(digits) < 9
                 and not near
-                and not labels.before(spec.keywords, vstart, max(0, vstart - PHONE_NEAR))
+                and not labels.before(spec.keywords, vstart, low)
             ):
                 continue
             if regions is None:
