@@ -99,3 +99,25 @@ def test_policy_errors_name_the_field(tmp_path: Path) -> None:
 def test_web_and_document_priors_stay_below_auto_approve(policy: Policy) -> None:
     for source in (Source.WEB, Source.DOCUMENT):
         assert policy.source(source).prior < policy.thresholds.approve
+
+
+def test_review_at_keeps_a_discounted_injection_out_of_approve(policy: Policy) -> None:
+    # the user's multiplier leaves trust above `approve`; the floor still holds it
+    f = finding(Category.INJECTION, Severity.MEDIUM, confidence=0.7)
+    verdict = score([f], Source.USER, policy)
+    assert verdict.trust_score >= policy.thresholds.approve
+    assert verdict.decision is Decision.REVIEW
+    assert any("never approved" in r for r in verdict.reasons)
+
+
+def test_below_review_at_a_user_finding_is_still_approved(policy: Policy) -> None:
+    verdict = score([finding(Category.INJECTION, Severity.LOW, 0.7)], Source.USER, policy)
+    assert verdict.decision is Decision.APPROVE
+
+
+def test_review_at_is_policy_data(tmp_path: Path) -> None:
+    text = Path(__file__).parents[1].joinpath("memgate/trust/default_policy.toml").read_text()
+    relaxed = tmp_path / "policy.toml"
+    relaxed.write_text(text.replace('review_at = "medium"', 'review_at = "critical"'))
+    f = finding(Category.INJECTION, Severity.MEDIUM, confidence=0.7)
+    assert score([f], Source.USER, Policy.load(relaxed)).decision is Decision.APPROVE
