@@ -113,6 +113,14 @@ _SHELL_PROGRAM = re.compile(
     r"(?i)^(?:\S*/)?(?:ba|z|k|c|tc|da|fi)?sh(?:\.exe)?$|^cmd(?:\.exe)?$|^(?:\S*[/\\])?powershell(?:\.exe)?$|^pwsh$"
 )
 _HTTP_SEND = frozenset({"post", "put", "patch"})
+_CONNECT = frozenset(
+    {
+        *("socket.create_connection", "telnetlib.Telnet", "asyncio.open_connection"),
+        *("trio.open_tcp_stream", "websocket.create_connection", "websockets.connect"),
+        *("ssl.create_connection", "socket.socket.connect"),
+    }
+)
+_UPLOAD_METHODS = frozenset({"upload_file", "upload_fileobj", "put_object", "files_upload"})
 _HTTP_LIBS = ("requests", "httpx", "aiohttp", "urllib3", "session", "client", "http")
 _URLOPEN = frozenset(
     {
@@ -325,6 +333,9 @@ def call_effects(call: CallFact, imports: set[str]) -> Iterable[Effect]:
         if q == "pty.spawn":
             yield Effect("shell", s, e, what=q)
         argv = " ".join(c for c in call.arg_consts if c) if q.startswith("os.") else first
+        fed = call.keyword_quals.get("input")
+        if fed:  # `subprocess.run(["crontab", "-"], input=b"@reboot curl … | sh")`
+            yield from command_effects(fed, s, e, q)
         if argv:
             yield from command_effects(argv, s, e, q)
             words = argv.split()
@@ -351,21 +362,29 @@ def call_effects(call: CallFact, imports: set[str]) -> Iterable[Effect]:
         if bits and kind in ("fstring", "concat", "format", "other", "name"):
             yield Effect("dns", s, e, data=data_kinds(bits), host="foreign", what=q)
         return
-    if q in ("socket.create_connection", "telnetlib.Telnet") or (
-        m in ("connect", "connect_ex") and _socketish(call, imports)
-    ):
+    if q in _CONNECT or (m in ("connect", "connect_ex") and _socketish(call, imports)):
         yield Effect("connect", s, e, host=host_of(first), what=q)
         return
     if m in ("bind", "listen", "accept") and _socketish(call, imports):
         yield Effect("listen", s, e, what=q)
         return
-    if m in ("send", "sendall", "sendto", "sendfile", "sendmsg") and _socketish(call, imports):
+    recv_name = (call.receiver or "").lower()
+    if m in ("send", "sendall", "sendto", "sendfile", "sendmsg", "write") and (
+        _socketish(call, imports)
+        or recv_name.startswith(("websocket", "websockets", "asyncio.open_connection"))
+    ):
         yield Effect("send", s, e, data=data_kinds(_bits(call)), what=q)
         return
     if m in ("sendmail", "send_message") or (
         m == "send" and "smtp" in (call.receiver or "").lower()
     ):
         yield Effect("send", s, e, data=data_kinds(_bits(call)), host="foreign", what=q)
+        return
+    if m == "request" and recv_name.startswith("http.client"):
+        yield Effect("send", s, e, data=data_kinds(_bits(call)), what=q)
+        return
+    if m in _UPLOAD_METHODS:
+        yield Effect("send", s, e, data=data_kinds(_bits(call)), what=q)
         return
     if m in ("storbinary", "storlines") or (
         m in ("put", "putfo") and re.search(r"(?i)sftp|scp|ftp|paramiko", call.receiver or q)
