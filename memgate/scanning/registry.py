@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from memgate.scanning.analyzer import AnalyzerFactory
+from memgate.scanning.effects import EffectsAnalyzer
 from memgate.scanning.exfil import ExfilAnalyzer
 from memgate.scanning.identifiers import IdentifierAnalyzer
 from memgate.scanning.injection import InjectionAnalyzer
@@ -17,6 +18,7 @@ from memgate.scanning.shell import ShellAnalyzer
 
 BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
     {
+        "effects": EffectsAnalyzer,
         "exfil": ExfilAnalyzer,
         "identifiers": IdentifierAnalyzer,
         "injection": InjectionAnalyzer,

@@ -18,8 +18,9 @@ import xxhash
 from cachetools import LRUCache
 
 from memgate.chunking import Layer, Normalized, chunk, json_string_chunks, normalize
-from memgate.domain import Chunk, ChunkKind, ChunkSummary, Finding, Source
+from memgate.domain import Chunk, ChunkKind, ChunkSummary, Finding, Source, Span
 from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
+from memgate.scanning.effects import python_carriers
 from memgate.scanning.rules import Rule, RuleSet
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ EVIDENCE_CHARS = 120
 HIDDEN_DETECTOR = "hidden"
 ANALYZER_FAILURE = "MG-OBF-900"
 VALUE_DETECTORS = frozenset({"exfil", "javascript", "python_ast", "shell"})
+PYTHON_DETECTOR = "python_ast"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +77,15 @@ class Scanner:
         unknown = sorted(set(groups) - set(analyzers))
         if unknown:
             raise ValueError(f"rules name unknown detectors: {', '.join(unknown)}")
-        self._analyzers: list[tuple[str, Analyzer]] = [
+        built: list[tuple[str, Analyzer]] = [
             (name, analyzers[name](rs)) for name, rs in groups.items()
         ]
+        # NOTE: an analyzer with `whole_text = True` (the effects model) reads the
+        # whole layer once, carriers and data flow across blocks included, instead
+        # of one chunk at a time.
+        self._whole = [(n, a) for n, a in built if getattr(a, "whole_text", False)]
+        self._analyzers = [(n, a) for n, a in built if not getattr(a, "whole_text", False)]
+        self._python = [(n, a) for n, a in self._analyzers if n == PYTHON_DETECTOR]
         # On the string values of a JSON chunk, only the detectors that pass JSON
         # chunks by: the others (regex rules, injection) already read the values
         # in the JSON text itself.
@@ -132,8 +140,69 @@ class Scanner:
                             if hit.rule_id not in fired:
                                 fired.add(hit.rule_id)
                                 located.append(self._locate(hit, sub, layer, chunk_index))
+            if self._whole:
+                located.extend(self._whole_text(layer, ctx, chunks, located))
         located = _dedupe(located)
         return self._result(original, located, summaries)
+
+    def _whole_text(
+        self, layer: Layer, ctx: ScanContext, chunks: Sequence[Chunk], located: Sequence[_Located]
+    ) -> list[_Located]:
+        """The whole-text analyzers on the layer, then the Python pieces they found
+        inside other carriers (`python -c '...'`, heredocs) through the Python
+        analyzer. A rule already fired on an overlapping span is not counted twice."""
+        text = layer.text
+        if not text or text.isspace():
+            return []
+        piece = Chunk(kind=ChunkKind.PROSE, span=Span(0, len(text)), text=text)
+        out: list[_Located] = []
+        origin = layer.origin == "text"
+        for hit in self._run(self._whole, piece, ctx, "whole"):
+            out.append(self._locate(hit, piece, layer, _chunk_at(chunks, hit.start) if origin else None))
+        if not self._python:
+            return out
+        taken = [(x.rule.id, x.span) for x in located if x.layer is layer]
+        for carrier in python_carriers(text):
+            end = min(len(text), carrier.start + len(carrier.text))
+            sub = Chunk(
+                kind=ChunkKind.CODE,
+                span=Span(min(carrier.start, end), end),
+                text=carrier.text,
+                language="python",
+            )
+            for hit in self._run(self._python, sub, ctx, "py"):
+                if not carrier.verbatim and hit.value is not None:
+                    # offsets inside unescaped text do not map back: no redaction span
+                    hit = Hit(hit.rule_id, hit.start, hit.end, None, hit.confidence, hit.severity, hit.note)
+                item = self._locate(hit, sub, layer, _chunk_at(chunks, sub.span.start) if origin else None)
+                if any(r == item.rule.id and s[0] < item.span[1] and item.span[0] < s[1] for r, s in taken):
+                    continue
+                taken.append((item.rule.id, item.span))
+                out.append(item)
+        return out
+
+    def _run(
+        self, analyzers: Sequence[tuple[str, Analyzer]], piece: Chunk, ctx: ScanContext, tag: str
+    ) -> tuple[Hit, ...]:
+        key = ""
+        if self._cache is not None:
+            key = xxhash.xxh3_64_hexdigest(
+                f"{tag}|{piece.language}|{ctx.cache_key()}|".encode() + _utf8(piece.text)
+            )
+            cached = self._cache.get(key)
+            if cached is not None:
+                return cached
+        hits: list[Hit] = []
+        for name, analyzer in analyzers:
+            try:
+                hits.extend(analyzer.analyze(piece, ctx))
+            except Exception:  # the scanner never raises on content
+                log.exception("analyzer %s failed on a text", name)
+                hits.append(Hit(rule_id=ANALYZER_FAILURE, start=0, end=len(piece.text)))
+        result = tuple(h for h in hits if h.rule_id in self._by_id) if hits else ()
+        if self._cache is not None:
+            self._cache[key] = result
+        return result
 
     def _hits(self, piece: Chunk, ctx: ScanContext, *, value: bool = False) -> tuple[Hit, ...]:
         key = ""
@@ -230,6 +299,13 @@ class Scanner:
             redacted=redacted,
             rules_version=self.rules.version,
         )
+
+
+def _chunk_at(chunks: Sequence[Chunk], pos: int) -> int | None:
+    for index, piece in enumerate(chunks):
+        if piece.span.start <= pos < piece.span.end:
+            return index
+    return None
 
 
 def _utf8(text: str) -> bytes:

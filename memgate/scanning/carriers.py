@@ -1,0 +1,250 @@
+"""The carrier extractor: every command-like piece of a memory, wherever it sits.
+
+A memory write carries code in many wrappers: fenced and unfenced blocks,
+inline code spans, Dockerfile `RUN` / `CMD` / `ENTRYPOINT`, crontab lines, CI
+steps (`run:`, `script:`), Makefile recipes, `package.json` scripts, git
+aliases (`!...`), rc-file lines, JSON / YAML string values, and prose that
+says "run: <command>". Each is returned as a `Carrier` (its text, where it
+starts in the memory, a language hint, its group, whether it is only
+mentioned). The chunker's label is not consulted: a command inside prose is
+still a command.
+
+Nested carriers (`sh -c '...'`, `python -c '...'`, `powershell
+-EncodedCommand ...`, heredocs, `$(...)`) are found by the effects model
+while it walks a parsed carrier (see `memgate.scanning.effects`), with
+`MAX_DEPTH` as the bound.
+
+Pure functions of the text, bounded, never raise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+MAX_DEPTH = 3
+MAX_CARRIERS = 400
+MAX_LINE = 8000
+
+_FENCE = re.compile(r"(?m)^[ \t]{0,3}(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n")
+_INLINE = re.compile(r"(?<!`)`([^`\n]{3,1500})`(?!`)")
+_COMMENT_LINE = re.compile(r"^\s*(?:#(?![!{])|//|REM\b|rem\s|::|;;|--\s|<!--)")
+_PREFIXES = (
+    re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)"),  # list items
+    re.compile(r"^\s*(?:[$%❯>]\s+|PS\s?[^>\n]{0,60}>\s*|[A-Za-z]:\\[^>\n]{0,60}>\s*)"),  # prompts
+    re.compile(r"^\s*(?:ONBUILD\s+)?(?:RUN|CMD|ENTRYPOINT)\s+(?:--\S+\s+)*"),  # Dockerfile
+    re.compile(  # CI / compose / k8s / package scripts as YAML keys
+        r"^\s*(?:-\s+)?(?:run|script|command|cmd|entrypoint|args|exec|before_script|"
+        r"after_script|shell|inline|pre|post|install|build|test|start|prepare|"
+        r"preinstall|postinstall|prestart|ExecStart|ExecStartPre|ExecStop)\s*[:=]\s*[|>]?-?\s*"
+    ),
+    re.compile(r"^\s*(?:@(?:reboot|hourly|daily|weekly|monthly|yearly|annually)|(?:[\d*/,-]+\s+){5})(?:root\s+)?"),
+    re.compile(r"^\t[@-]{0,2}"),  # Makefile recipe
+    re.compile(r"^\s*[\w.-]{1,40}\s*=\s*!"),  # git alias `name = !cmd`
+)
+_JSON_PAIR = re.compile(r'"(?:[^"\\\n]|\\.){0,200}"\s*:\s*"((?:[^"\\\n]|\\.){4,4000})"')
+_JSON_ARRAY = re.compile(r'\[\s*("(?:[^"\\\n]|\\.){0,2000}"(?:\s*,\s*"(?:[^"\\\n]|\\.){0,2000}"){0,40})\s*\]')
+_PROSE_COLON = re.compile(
+    r"(?:(?<=[^\x00-\x7f])[:：]\s*|(?<=[\w)\]\"'])[:](?!//)\s+|：\s*)(?=[\"'`]?[A-Za-z_./~$\\%\[(@])"
+)
+_CODE_HEAD = re.compile(r"[(){};=|$<>\[\]]")
+_RUN_WORD = re.compile(r"(?i)(?:(?<!\S)(?:run|execute|paste|type|enter)(?:\s*[:：]\s*|\s+)|(?:执行|运行|输入|跑一下)\s*[:：]?\s*)")
+_COMMAND_START = re.compile(
+    r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
+    r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|rclone|certutil|bitsadmin|mshta|regsvr32|"
+    r"rundll32|cmd|reg|schtasks|wmic|vssadmin|bcdedit|msiexec|telnet|openssl|mkfifo|export|eval|exec|"
+    r"source|xxd|base64|ping|dig|nslookup|useradd|systemctl|launchctl|powershell|pwsh|iex|"
+    r"Invoke-\w+|Start-\w+|Set-\w+|Add-\w+|New-\w+|\$\w+\s*=)(?:\.exe)?\b",
+    re.IGNORECASE,
+)
+_WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
+# Cue words that make a carrier inside a sentence a mention, not a use: a
+# warning, a prohibition, a description of a detector or an example of abuse.
+_WARN = re.compile(
+    r"(?i)\b(?:never|don'?t|do not|avoid|instead of|warn(?:s|ing|ed)?|dangerous|unsafe|risky|"
+    r"insecure|malicious|attackers?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion)?|"
+    r"prohibit(?:ed)?|forbid(?:den)?|disallow(?:ed)?|not allowed|anti-?pattern|bad practice|"
+    r"red flag|reject(?:s|ed)?|such as|e\.g\.|for example|like)\b"
+    r"|不要|禁止|切勿|严禁|避免|危险|不安全|恶意|攻击者|例如|比如|拦截|警告|不允许|别用"
+)
+_PLACEHOLDER = re.compile(r"(?<![$\w])\{\{(?!\s*(?:secrets|env|vars|github|inputs|steps)\.)[^{}\n]{1,80}\}\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Carrier:
+    """One command-like piece of a memory."""
+
+    start: int
+    """Offset of the piece in the scanned text (approximate for decoded text)."""
+    text: str
+    language: str | None
+    """A hint (fence tag, interpreter name), or None: sniffed by the model."""
+    group: int
+    """Pieces of one block share a group: effects co-occur within a group."""
+    mention: bool = False
+    """Quoted in a sentence that warns or describes: weighs little."""
+    verbatim: bool = True
+    """`text` is a slice of the scanned text (False: unescaped or decoded)."""
+
+
+def is_placeholder_doc(text: str) -> bool:
+    """A documentation template (`scp {{path}} {{host}}:`): not a real command."""
+    return _PLACEHOLDER.search(text) is not None
+
+
+def is_mention(sentence: str) -> bool:
+    """A carrier quoted in prose that warns against it or describes it."""
+    return _WARN.search(sentence) is not None
+
+
+def extract(text: str) -> list[Carrier]:
+    """Every command-like piece of `text`, in order. Never raises."""
+    out: list[Carrier] = []
+    try:
+        _extract(text, out)
+    except Exception:
+        return out
+    return out[:MAX_CARRIERS]
+
+
+def _extract(text: str, out: list[Carrier]) -> None:
+    group = 0
+    pos = 0
+    for m in _FENCE.finditer(text):
+        if m.start() < pos:
+            continue
+        fence = m.group(1)
+        close = re.compile(r"(?m)^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
+        end_m = close.search(text, m.end())
+        body_end = end_m.start() if end_m else len(text)
+        _lines(text, pos, m.start(), out, group)
+        group += 1
+        lang = (m.group(2) or "").lower() or None
+        body = text[m.end() : body_end]
+        if lang in ("json", "jsonc", "yaml", "yml", "toml", "ini", "dockerfile", "makefile", "make"):
+            _lines(text, m.end(), body_end, out, group)
+        else:
+            out.append(Carrier(m.start() + len(m.group(0)), body, lang, group))
+            _json_values(body, m.end(), out, group)
+        group += 1
+        pos = end_m.end() if end_m else len(text)
+        if len(out) >= MAX_CARRIERS:
+            return
+    _lines(text, pos, len(text), out, group + 1)
+
+
+def _lines(text: str, lo: int, hi: int, out: list[Carrier], group: int) -> None:
+    """Unfenced text, line by line; a blank line starts a new group."""
+    if hi <= lo:
+        return
+    region = text[lo:hi]
+    offset = lo
+    # join backslash continuations and `.then(...)`-style chained lines
+    lines = region.split("\n")
+    i = 0
+    g = group * 1000
+    while i < len(lines):
+        line = lines[i]
+        start = offset
+        offset += len(line) + 1
+        i += 1
+        while line.endswith("\\") and i < len(lines) and len(line) < MAX_LINE:
+            nxt = lines[i]
+            line = line[:-1] + " " + nxt
+            offset += len(nxt) + 1
+            i += 1
+        while i < len(lines) and lines[i].lstrip().startswith((".", "|", "&&", "||")) and len(line) < MAX_LINE:
+            nxt = lines[i]
+            line = line + " " + nxt.strip()
+            offset += len(nxt) + 1
+            i += 1
+        if not line.strip():
+            g += 1
+            continue
+        if len(line) > MAX_LINE:
+            continue
+        _line(line, start, out, g)
+        if len(out) >= MAX_CARRIERS:
+            return
+
+
+def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
+    spans = list(_INLINE.finditer(line))
+    if spans:
+        outside = _INLINE.sub(" ", line)
+        prose_words = len(_WORDS.findall(outside))
+        mention = prose_words >= 3 and is_mention(outside)
+        for m in spans:
+            out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=mention))
+        if prose_words < 3:
+            return
+        line = outside
+    if _COMMENT_LINE.match(line):
+        return
+    body = line
+    cut = 0
+    for _ in range(3):
+        changed = False
+        for prefix in _PREFIXES:
+            m = prefix.match(body)
+            if m and m.end() > 0:
+                cut += m.end()
+                body = body[m.end() :]
+                changed = True
+        if not changed:
+            break
+    if not body.strip():
+        return
+    # prose that introduces a command: "On the box run: ncat ...", "执行：curl ..."
+    stripped = body.strip()
+    if stripped.startswith(("{", "[", '"')) or '": "' in stripped:
+        before = len(out)
+        _json_values(body, start + cut, out, group)
+        if len(out) > before:
+            return
+    words = len(_WORDS.findall(body))
+    if words >= 4 and not _COMMAND_START.match(body):
+        m = _PROSE_COLON.search(body) or _RUN_WORD.search(body)
+        if m is not None and _CODE_HEAD.search(body[: m.start()]):
+            m = None
+        if m is not None and m.end() < len(body):
+            head = body[: m.start()]
+            mention = is_mention(head)
+            out.append(Carrier(start + cut + m.end(), body[m.end() :], None, group, mention=mention))
+            return
+    out.append(Carrier(start + cut, body, None, group))
+
+
+def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:
+    """String values of JSON-ish text (package.json scripts, tool args, tasks)."""
+    for m in _JSON_PAIR.finditer(body):
+        _json_string(m.group(1), start + m.start(1), out, group)
+        if len(out) >= MAX_CARRIERS:
+            return
+    for m in _JSON_ARRAY.finditer(body):
+        # exec form (`CMD ["sh", "-c", "..."]`, task args): the items as one command line
+        items = re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(1))
+        if len(items) >= 2:
+            _json_string(" ".join(_shell_quote(_unescape(i)) for i in items), start + m.start(1), out, group)
+
+
+def _unescape(raw: str) -> str:
+    try:
+        value = json.loads(f'"{raw}"')
+    except ValueError:
+        return raw
+    return value if isinstance(value, str) else raw
+
+
+def _shell_quote(item: str) -> str:
+    if item and re.fullmatch(r"[\w@%+=:,./-]+", item):
+        return item
+    return "'" + item.replace("'", "'\"'\"'") + "'"
+
+
+def _json_string(raw: str, start: int, out: list[Carrier], group: int) -> None:
+    if " " not in raw and "/" not in raw:
+        return
+    value = _unescape(raw)
+    out.append(Carrier(start, value, None, group, verbatim=value == raw))

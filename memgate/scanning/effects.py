@@ -1,0 +1,1061 @@
+"""The `effects` detector: code judged by what it does, in every carrier and language.
+
+Pipeline, once per scanned text:
+
+1. one Aho-Corasick pass over the text (`GATE_KEYWORDS`): a text that names
+   no sink-like capability costs nothing more;
+2. `memgate.scanning.carriers.extract` finds every command-like piece;
+3. each piece is parsed once with its tree-sitter grammar (bash for shell
+   and cmd lines, JavaScript, Ruby, Perl, PHP, Go, PowerShell) to drop
+   comments and, for shell, to walk commands, pipelines, substitutions,
+   redirects and heredocs; nested scripts (`sh -c`, `python -c`, `node -e`,
+   `perl -e`, `ruby -e`, `php -r`, `powershell -c` / `-EncodedCommand`,
+   `cmd /c`, heredocs, strings passed to `system(...)`) are analyzed
+   recursively up to `MAX_DEPTH`;
+4. each statement is reduced to effects (see `_effects_lexicon`) plus the
+   hosts it talks to, the files it writes and runs, the variables it sets
+   and reads;
+5. data flow across statements and blocks of the same memory: a variable or
+   a file written by a statement that fetched, decoded or read a secret
+   carries those effects into the statement that uses it;
+6. rules (`rules/effects.toml`) are data over effects:
+
+   - `kind = "flow"`: a statement whose own effects include `params.sink`
+     and whose own or inherited effects include one of `params.sources`;
+     `params.foreign = true` requires a host that is not the user's own;
+   - `kind = "together"`: within one block, for each list of `params.need`
+     at least one of its effects;
+   - `kind = "effect"`: a statement with one of `params.effects`, unless it
+     also has one of `params.unless`.
+
+A piece quoted in a warning sentence, a documentation template with
+`{{placeholders}}`, or code in a comment is a mention: its hits carry
+`params.mention` (`[severity, confidence]`), or by default no hit at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from tree_sitter import Node
+
+from memgate.domain import Chunk, Severity
+from memgate.scanning import _effects_lexicon as lex
+from memgate.scanning._code_lang import KeywordSet, has_python_hint
+from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.carriers import MAX_DEPTH, Carrier, extract, is_placeholder_doc
+from memgate.scanning.rules import Rule
+from memgate.scanning.treesitter import parse, strip_comments, walk
+
+MAX_STATEMENTS = 600
+MAX_HITS_PER_RULE = 8
+MAX_TEXT = 200_000
+
+_API = tuple((tag, re.compile(p, re.IGNORECASE)) for tag, p in lex.API)
+_API_BY_TAG = dict(_API)
+_STMT_TYPES = frozenset(
+    {"pipeline", "command", "redirected_statement", "variable_assignment",
+     "declaration_command", "negated_command"}
+)
+_ASSIGN = re.compile(
+    r"^\s*(?:export\s+|local\s+|readonly\s+|const\s+|let\s+|var\s+|my\s+|our\s+|set\s+)?"
+    r"[$@]?([A-Za-z_][\w]{0,60})(?:\s*,\s*[$@]?[A-Za-z_]\w{0,60})*\s*(?::=|=|<-)(?!=)"
+)
+_REMOTE_ARG = re.compile(r"^(?:[\w.-]+@)?(?:\[[\w:]+\]|[\w.-]{2,}):(?!\\|//)")
+_PATHISH = re.compile(r"^(?:\.{0,2}/|~/|\$\w+[/\\]|%\w+%\\|[A-Za-z]:\\)|\.(?:exe|sh|ps1|bat|cmd|vbs|hta|dll|msi|elf|bin|py|pl|rb|js)$", re.IGNORECASE)
+_BROAD = re.compile(
+    r"""^['"]?(?:/|/\*|~|~/|~/\*|\$HOME/?\*?|\$\{HOME\}/?\*?|/home/?\*?|/home/\*|/root/?|/etc/?|/usr/?|/var/?|/boot/?|/bin/?|/lib/?|/opt/?|/srv/?|/sys/?|/dev/?|\*|\.\*|[A-Za-z]:\\?\*?|[A-Za-z]:/|%SystemDrive%\\?|%USERPROFILE%\\?|\$env:USERPROFILE\\?\*?|\$env:SystemDrive\\?|C:\\Users\\?\*?|C:\\Windows\\?)['"]?$""",
+    re.IGNORECASE,
+)
+_SEVERITIES = {s.value: s for s in Severity}
+_OBF_GATE = re.compile(r"(?:^|[\s;|&(])\$\{?\w{1,8}\}?\$\{?\w{1,8}")
+
+_LANG_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("php", re.compile(r"<\?php|\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b|\bfsockopen\s*\(|\bshell_exec\s*\(|\bproc_open\s*\(|\$sock\s*=")),
+    ("powershell", re.compile(
+        r"(?i)\$env:|\b(?:Invoke|Get|Set|New|Start|Add|Remove|Out|ConvertTo|ConvertFrom|Register|Test|Copy|"
+        r"Compress|Import|Expand|Write|Read)-[A-Za-z]{3,}|\[System\.|\[Convert\]|New-Object\b|\bIEX\b|\$\w+\s*=\s*[\[@(]"
+    )),
+    ("javascript", re.compile(
+        r"\brequire\s*\(\s*['\"]|=>|^\s*(?:const|let|var)\s|\bfunction\s*\w*\s*\(|\.then\s*\(|\bnew Function\b"
+        r"|\bdocument\.|\bwindow\.|\bprocess\.|\bnavigator\.|\bawait\s"
+    )),
+    ("go", re.compile(r"\bpackage main\b|\bfunc\s+\w*\s*\(|\bexec\.Command\s*\(|\bnet\.Dial\s*\(|\w\s*:=\s*")),
+    ("ruby", re.compile(r"\brequire\s+['\"]|\bTCPSocket\b|\bTCPServer\b|\bFaraday\b|\bBase64\.decode64\b|\bdo\s*\|\w|\bputs\b|\bIO\.popen\b|\bNet::HTTP\b")),
+    ("perl", re.compile(r"\buse\s+(?:Socket|IO::|MIME|LWP|strict)\b|\bmy\s+[$@%]|\bIO::Socket\b|STDIN->fdopen|\$~->")),
+)
+_SHELL_START = re.compile(
+    r"^\s*(?:sudo\s+)?(?:[\w.\-/\\%~]+(?:\.exe)?)(?:\s|$)"
+)
+# method calls and statement ends: Java, C#, Kotlin, Go-like code with no grammar here
+_GENERIC_CODE = re.compile(
+    r"[\w\])]\s*\.\s*[A-Za-z_]\w*\s*\(|\b\w+\s*\([^\n()]*\)\s*;\s*$|^\s*(?:eval|exec|system|assert)\s*\(",
+    re.M,
+)
+
+
+def sniff(text: str, hint: str | None) -> str:
+    """The language of a carrier: the hint when it names one, else by markers."""
+    if hint:
+        h = hint.lower()
+        for name, alts in (
+            ("shell", ("sh", "bash", "shell", "zsh", "console", "shell-session", "dockerfile", "docker",
+                       "make", "makefile", "cmd", "bat", "batch", "ksh", "fish", "crontab", "ini")),
+            ("powershell", ("powershell", "ps1", "pwsh", "ps")),
+            ("javascript", ("javascript", "js", "node", "jsx", "mjs", "cjs", "html")),
+            ("typescript", ("typescript", "ts", "tsx")),
+            ("python", ("python", "py", "python3", "py3")),
+            ("ruby", ("ruby", "rb")),
+            ("perl", ("perl", "pl")),
+            ("php", ("php",)),
+            ("go", ("go", "golang")),
+        ):
+            if h in alts:
+                return name
+        if h in ("java", "c", "cpp", "c++", "csharp", "cs", "kotlin", "rust", "swift", "lua", "vb", "vbscript",
+                 "applescript", "awk"):
+            return h
+    head = text[:4000]
+    first = head.lstrip().split("\n", 1)[0]
+    if re.match(r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
+                r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|certutil|bitsadmin|mshta|regsvr32|rundll32|"
+                r"cmd|reg|schtasks|wmic|vssadmin|bcdedit|msiexec|telnet|openssl|mkfifo|export|eval|exec|"
+                r"source|xxd|base64|ping|dig|nslookup|useradd|systemctl|launchctl|lua|busybox|env)(?:\.exe)?(?=\s|$)", first):
+        return "shell"
+    for name, pattern in _LANG_SNIFF:
+        if pattern.search(head):
+            return name
+    if has_python_hint(head):
+        return "python"
+    if _GENERIC_CODE.search(head) and not _SHELL_START.match(first):
+        return "code"
+    return "shell"
+
+
+@dataclass(slots=True)
+class Stmt:
+    """One statement of one carrier, reduced to effects."""
+
+    start: int
+    end: int
+    group: int
+    mention: bool
+    tags: set[str] = field(default_factory=set)
+    hosts: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)
+    """Files it executes (or reads to send)."""
+    assigns: list[str] = field(default_factory=list)
+    text: str = ""
+    inherited: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Model:
+    stmts: list[Stmt] = field(default_factory=list)
+    python: list[Carrier] = field(default_factory=list)
+    remotes: dict[str, str] = field(default_factory=dict)
+
+
+# --- shell commands -----------------------------------------------------------
+
+
+def _base(word: str) -> str:
+    w = word.strip("'\"").replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return w[:-4] if w.endswith(".exe") else w
+
+
+def _file_key(word: str) -> str:
+    return word.strip("'\"").replace("\\", "/").lower().rsplit("/", 1)[-1]
+
+
+def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, model: _Model) -> None:
+    """Effects of one simple command (shell, cmd, PowerShell cmdlet style)."""
+    n = _base(name)
+    low = [a.lower() for a in args]
+    joined = " ".join(low)
+    tags = stmt.tags
+    urls = [m.group(1).lower() for a in args for m in lex.URL.finditer(a)]
+    stmt.hosts.extend(urls)
+    if n in lex.FETCHERS:
+        upload = any(
+            a in ("-d", "-f", "-t", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form",
+                  "--upload-file", "--post-file", "--post-data", "--body-file", "--body-data", "-infile", "-body")
+            or a.startswith(("--data", "-d@", "--post-", "--form", "-f@", "--upload"))
+            for a in low
+        ) or any(a in ("post", "put") for a in low) and ("-x" in low or "--request" in low or "-method" in low)
+        if upload:
+            tags.add("send")
+            for i, a in enumerate(args):
+                la = a.lower()
+                target = None
+                if la in ("-t", "--upload-file", "--post-file", "--body-file", "-infile") and i + 1 < len(args):
+                    target = args[i + 1]
+                elif "@" in a and (i > 0 and low[i - 1] in ("-d", "-f", "--data", "--data-binary", "--form",
+                                                             "--data-urlencode", "--data-raw")):
+                    target = a.split("@", 1)[1]
+                elif la.startswith(("-d@", "--data-binary=@", "--data=@")):
+                    target = a.split("@", 1)[1]
+                elif la.startswith(("--post-file=", "--upload-file=", "--body-file=", "-infile:")):
+                    target = a.split("=", 1)[-1]
+                if target is not None:
+                    stmt.runs.append(_file_key(target))
+                    if target.strip() in ("-", "@-"):
+                        continue
+                    tags.add("local_read")
+                    if lex.SECRET_PATH.search(target):
+                        tags.add("secret")
+        else:
+            tags.add("fetch")
+            out = None
+            for i, a in enumerate(low):
+                if a in ("-o", "--output", "-outfile", "--output-document", "-out") and i + 1 < len(args):
+                    out = args[i + 1]
+                elif n == "wget" and a == "-o" and i + 1 < len(args):
+                    out = args[i + 1]
+                elif a.startswith("--output-document="):
+                    out = a.split("=", 1)[1]
+            if out is None and (n == "wget" or "-o" in args or "-O" in args or "--remote-name" in low):
+                for a in args:
+                    if lex.URL.search(a):
+                        out = a.rstrip("/").rsplit("/", 1)[-1].split("?")[0]
+            if out is not None and out != "-":
+                stmt.writes.append(_file_key(out))
+        return
+    if n == "certutil":
+        if any(a in ("-urlcache", "/urlcache", "-verifyctl", "/verifyctl") for a in low) or urls:
+            tags.update({"fetch", "lolbin_fetch"})
+            if args:
+                stmt.writes.append(_file_key(args[-1]))
+        if any(a in ("-decode", "/decode", "-decodehex", "/decodehex") for a in low):
+            tags.add("decode")
+            if args:
+                stmt.writes.append(_file_key(args[-1]))
+        return
+    if n == "bitsadmin" or n == "start-bitstransfer":
+        if urls:
+            tags.update({"fetch", "lolbin_fetch"})
+            if args:
+                stmt.writes.append(_file_key(args[-1]))
+        return
+    if n in ("mshta", "regsvr32", "rundll32", "msiexec", "cmstp", "installutil", "msbuild", "regasm",
+             "regsvcs", "odbcconf", "wmic", "forfiles", "pcalua", "msxsl", "ieexec", "control"):
+        if urls or "javascript:" in joined or "vbscript:" in joined:
+            tags.update({"fetch", "exec"})
+            stmt.notes.append(f"{n} runs remote or inline script")
+        elif n == "wmic" and "process" in low and "create" in low:
+            tags.add("exec")
+        else:
+            tags.add("exec")
+            stmt.runs.extend(_file_key(a.split(",")[0]) for a in args if not a.startswith(("/", "-")))
+        return
+    if n in lex.INLINE_FLAGS:
+        flags, _lang = lex.INLINE_FLAGS[n]
+        if any(a in flags or a in lex.ENCODED_FLAGS for a in low):
+            pass  # the script itself is analyzed as a nested carrier
+        elif stage > 0 and not [a for a in args if not a.startswith("-") and a != "-"]:
+            tags.add("exec")
+            stmt.notes.append(f"piped into {n}")
+        elif n in ("iex", "invoke-expression", "source", "."):
+            tags.add("exec")
+        elif n in lex.SHELLS and any(a in ("-i", "-il", "-li") for a in low):
+            tags.add("shell")
+        elif args:
+            script = next((a for a in args if not a.startswith("-")), None)
+            if script is not None:
+                tags.add("exec_file")
+                stmt.runs.append(_file_key(script))
+        if n in lex.SHELLS and stage > 0:
+            tags.add("exec")
+        return
+    if n in ("eval", "exec") and args:
+        if n == "eval" or not re.fullmatch(r"\d*[<>].*", args[0]):
+            tags.add("exec")
+        return
+    if n in ("start-process", "start", "saps", "invoke-item", "ii", "wscript", "cscript"):
+        tags.add("exec_file")
+        stmt.runs.extend(_file_key(a) for a in args if not a.startswith("-"))
+        return
+    if n in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "telnet", "socat", "openssl", "busybox"):
+        if n == "openssl" and "s_client" not in low:
+            return
+        if n == "busybox" and (not low or low[0] not in ("nc", "telnet")):
+            return
+        listen = any(a.startswith("-l") or a.startswith("tcp-listen") or a.startswith("tcp4-listen") for a in low)
+        tags.add("listen" if listen else "connect")
+        if any(a in ("-e", "-c") or re.fullmatch(r"-\w*e", a) or a.startswith(("exec:", "system:")) for a in low):
+            tags.add("shell")
+        if stage > 0 or n == "openssl":
+            tags.add("send")
+        for a in args:
+            if re.fullmatch(r"[\w.-]+\.[a-z]{2,}|\d{1,3}(?:\.\d{1,3}){3}", a.lower()):
+                stmt.hosts.append(a.lower())
+            m = re.search(r"(?:tcp4?|udp|openssl|ssl):([\w.-]+):\d+", a.lower())
+            if m:
+                stmt.hosts.append(m.group(1))
+            m = re.search(r"-connect\s*([\w.-]+):\d+", a.lower())
+            if m:
+                stmt.hosts.append(m.group(1))
+        for i, a in enumerate(low):
+            if a == "-connect" and i + 1 < len(args):
+                stmt.hosts.append(args[i + 1].split(":")[0].lower())
+        return
+    if n in ("scp", "rsync", "sftp", "rclone", "lftp", "smbclient", "ftp", "pscp"):
+        remotes = [a for a in args if _REMOTE_ARG.match(a) and not a.startswith("-")]
+        locals_ = [a for a in args if not a.startswith("-") and a not in remotes]
+        if n == "rclone" and low and low[0] in ("copy", "sync", "move", "copyto"):
+            locals_ = locals_[1:]
+        if remotes and locals_ and args.index(remotes[-1]) > args.index(locals_[-1]) or (n in ("lftp", "ftp") and urls):
+            tags.update({"send", "local_read"})
+            for r in remotes:
+                host = r.split(":", 1)[0].split("@")[-1].lower()
+                stmt.hosts.append(host)
+            for a in locals_:
+                if lex.SECRET_PATH.search(a):
+                    tags.add("secret")
+        return
+    if n == "git" and low:
+        if low[0] == "remote" and len(args) >= 4 and low[1] == "add":
+            model.remotes[low[2]] = _host_of(args[3])
+        elif low[0] == "push":
+            names = [a for a in low[1:] if not a.startswith("-")]
+            remote = names[0] if names else "origin"
+            host = model.remotes.get(remote) or _host_of(remote)
+            if host or any(a in ("--all", "--mirror", "--tags") for a in low):
+                if remote not in ("origin", "upstream") or host:
+                    tags.update({"send", "local_read"})
+                    stmt.hosts.append(host or remote)
+        elif low[0] == "bundle":
+            tags.add("local_read")
+        elif low[0] == "config" and any(a.startswith("alias.") for a in low) and any(a.lstrip("'\"").startswith("!") for a in args):
+            tags.add("persist")
+        elif low[0] == "config" and "core.hookspath" in low:
+            tags.add("persist")
+        return
+    if n in ("aws", "gsutil", "az", "gcloud") and ("cp" in low or "sync" in low or "upload" in low):
+        if any(a.startswith(("s3://", "gs://", "https://")) for a in low[low.index("cp") + 2 if "cp" in low else 0 :]):
+            tags.update({"send", "local_read"})
+            stmt.hosts.append("cloud-storage")
+        return
+    if n in ("mail", "mailx", "sendmail", "mutt", "send-mailmessage", "swaks"):
+        tags.add("send")
+        stmt.hosts.append("mail")
+        for a in args:
+            if lex.SECRET_PATH.search(a):
+                tags.update({"secret", "local_read"})
+        return
+    if n == "ping" and "-p" in low:
+        tags.add("send")
+        return
+    if n in ("dig", "nslookup", "host", "drill", "resolve-dnsname") and any(
+        "$(" in a or "`" in a or re.search(r"\$\{?\w+\}?\.", a) for a in args
+    ):
+        tags.add("send")
+        stmt.notes.append("data in a DNS label")
+        return
+    if n in ("rm", "remove-item", "ri", "del", "erase", "rd", "rmdir", "shred", "srm", "wipe"):
+        rec = any(re.fullmatch(r"-[a-z]*r[a-z]*|--recursive|-recurse|/s", a) for a in low)
+        force = any(re.fullmatch(r"-[a-z]*f[a-z]*|--force|-force|/q|/f", a) for a in low) or n in ("rd", "rmdir", "del")
+        paths = [a for a in args if not a.startswith("-") and not re.fullmatch(r"/[a-zA-Z]", a)]
+        if "--no-preserve-root" in low or (rec and force and any(_BROAD.match(p) for p in paths)):
+            tags.add("destroy")
+            stmt.notes.append("recursive delete of a broad scope")
+        elif n in ("shred", "wipe") and any(p.startswith("/dev/") for p in paths):
+            tags.add("destroy")
+        return
+    if n.startswith("mkfs") or n in ("wipefs", "format-volume", "clear-disk", "diskpart"):
+        tags.add("destroy")
+        return
+    if n == "format" and args and re.fullmatch(r"[a-z]:", low[0]):
+        tags.add("destroy")
+        return
+    if n == "dd" and any(re.match(r"of=/dev/(?:sd|nvme|hd|xvd|vd|disk|mmcblk)", a) for a in low):
+        tags.add("destroy")
+        return
+    if n == "vssadmin" and "delete" in low or n == "wbadmin" and "delete" in low:
+        tags.add("destroy")
+        return
+    if n == "bcdedit" and ("recoveryenabled" in low or "bootstatuspolicy" in low):
+        tags.add("destroy")
+        return
+    if n == "cipher" and any(a.startswith("/w") for a in low):
+        tags.add("destroy")
+        return
+    if n == "crontab" and (stage > 0 or (args and low[-1] not in ("-l", "-e", "-r"))):
+        tags.add("persist")
+        return
+    if n in ("schtasks",) and "/create" in low:
+        tags.add("persist")
+        return
+    if n == "reg" and low and low[0] == "add" and re.search(r"\\run(?:once)?\b|winlogon|image file execution|appinit|appcert|\\services\\", joined):
+        tags.add("persist")
+        return
+    if n in ("useradd", "adduser") or (n in ("net", "net1") and "user" in low and "/add" in low):
+        tags.add("persist")
+        stmt.notes.append("creates an account")
+        return
+    if n == "systemctl" and low and low[0] == "enable":
+        tags.add("persist_unit")
+        return
+    if n == "launchctl" and low and low[0] in ("load", "bootstrap", "submit"):
+        tags.add("persist")
+        return
+    if n in ("sc",) and low and low[0] in ("create", "config"):
+        tags.add("persist")
+        return
+    if n in lex.DUMPERS and not args:
+        tags.update({"secret", "local_read"})
+        stmt.notes.append(f"{n} dumps the environment")
+        return
+    if n in ("cat", "tac", "head", "tail", "less", "more", "xxd", "base64", "od", "hexdump", "type",
+             "get-content", "gc", "strings", "tar", "zip", "7z", "gzip", "compress-archive", "find", "cp",
+             "copy-item", "sqlite3", "git"):
+        paths = [a for a in args if not a.startswith("-") or a == "-"]
+        if paths:
+            tags.add("local_read")
+        if any(lex.SECRET_PATH.search(a) for a in paths):
+            tags.add("secret")
+        if n in ("base64", "xxd") and any(a in ("-d", "--decode", "-r", "-D") or a.startswith("-r") for a in args):
+            tags.add("decode")
+        if n in ("tar", "zip", "7z") and any(re.match(r"^(?:~|\$HOME|/home|/etc|/root|\$env:USERPROFILE)", a) for a in args):
+            tags.add("secret")
+        return
+    if n in ("printf", "echo") and any(re.search(r"(?:\\x[0-9a-f]{2}|\\[0-7]{3}){2,}", a) for a in low):
+        tags.add("decode")
+        return
+    if n in ("rev", "gunzip", "zcat", "uudecode") or (n == "openssl" and "-d" in low):
+        tags.add("decode")
+        return
+    if _PATHISH.search(name) and (stage == 0 or True):
+        tags.add("exec_file")
+        stmt.runs.append(_file_key(name))
+
+
+def _host_of(word: str) -> str:
+    m = lex.URL.search(word)
+    if m:
+        return m.group(1).lower()
+    m = re.match(r"^(?:[\w.-]+@)?([\w.-]+\.[a-z]{2,}|\d{1,3}(?:\.\d{1,3}){3}):", word.lower())
+    return m.group(1) if m else ""
+
+
+# --- parsing carriers ---------------------------------------------------------
+
+
+def _unquote(node: Node, src: bytes) -> str:
+    raw = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    t = node.type
+    if t == "raw_string" and len(raw) >= 2:
+        return raw[1:-1]
+    if t == "string" and len(raw) >= 2:
+        return raw[1:-1].replace('\\"', '"')
+    if t == "ansi_c_string":
+        try:
+            return raw[2:-1].encode("latin-1", "replace").decode("unicode_escape")
+        except (UnicodeDecodeError, ValueError):
+            return raw
+    if t == "concatenation":
+        return "".join(_unquote(c, src) for c in node.children)
+    return raw
+
+
+def _shell(carrier: Carrier, text: str, base: int, depth: int, model: _Model) -> None:
+    tree = parse("shell", text)
+    if tree is None:
+        _token_statements(carrier, text, base, depth, model)
+        return
+    src = text.encode("utf-8", "surrogatepass")
+    # byte -> char offsets only matter for ASCII-free text; approximate with a ratio
+    ratio = len(text) / max(len(src), 1)
+
+    def visit(node: Node, budget: list[int]) -> None:
+        if budget[0] <= 0:
+            return
+        if node.type in _STMT_TYPES:
+            budget[0] -= 1
+            _shell_stmt(node, src, carrier, base, ratio, depth, model)
+            return
+        for c in node.children:
+            visit(c, budget)
+
+    visit(tree.root_node, [MAX_STATEMENTS])
+
+
+def _shell_stmt(node: Node, src: bytes, carrier: Carrier, base: int, ratio: float, depth: int, model: _Model) -> None:
+    s_start = base + int(node.start_byte * ratio)
+    s_end = base + int(node.end_byte * ratio)
+    stmt = Stmt(s_start, s_end, carrier.group, carrier.mention)
+    stmt.text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    nested: list[tuple[str, str]] = []
+    for sub in walk(node, max_nodes=4000):
+        t = sub.type
+        if t == "variable_assignment":
+            name = sub.child_by_field_name("name")
+            if name is not None:
+                stmt.assigns.append(src[name.start_byte : name.end_byte].decode("utf-8", "replace"))
+        elif t == "command":
+            _shell_command(sub, src, stmt, model, nested)
+        elif t == "file_redirect":
+            op = sub.children[0].type if sub.children else ""
+            dest = sub.child_by_field_name("destination")
+            if dest is not None and op in (">", ">>", ">|", "&>", "&>>"):
+                target = _unquote(dest, src)
+                stmt.writes.append(_file_key(target))
+                _write_target(target, stmt)
+            elif dest is not None and op == "<":
+                target = _unquote(dest, src)
+                stmt.runs.append(_file_key(target))
+                stmt.tags.add("local_read")
+                if lex.SECRET_PATH.search(target):
+                    stmt.tags.add("secret")
+        elif t == "heredoc_body":
+            parent = sub.parent
+            cmd = None
+            while parent is not None and cmd is None:
+                if parent.type == "redirected_statement":
+                    body = parent.child_by_field_name("body")
+                    if body is not None and body.type == "command":
+                        nm = body.child_by_field_name("name")
+                        cmd = _base(src[nm.start_byte : nm.end_byte].decode()) if nm is not None else None
+                    break
+                parent = parent.parent
+            lang = _lang_of_interpreter(cmd or "")
+            if lang:
+                nested.append((lang, src[sub.start_byte : sub.end_byte].decode("utf-8", "replace")))
+        elif t == "process_substitution" and sub.parent is not None:
+            stmt.tags.add("procsub")
+        elif t == "command_name":
+            raw = src[sub.start_byte : sub.end_byte].decode("utf-8", "replace")
+            if raw.count("$") >= 2 or raw.startswith("$(") or raw.startswith("`"):
+                stmt.tags.update({"obfuscated", "exec"})
+                stmt.notes.append("command name built at run time")
+    text_effects(stmt.text, stmt)
+    if stmt.tags & {"persist", "persist_rc", "persist_unit"}:
+        # what is written into a cron table, an rc file or a unit runs later
+        for lang, script in _echoed(node, src):
+            nested.append((lang, script))
+    if "procsub" in stmt.tags and "fetch" in stmt.tags:
+        stmt.tags.add("exec")
+    model.stmts.append(stmt)
+    for lang, script in nested:
+        _nested(lang, script, stmt, carrier, depth, model)
+
+
+def _echoed(node: Node, src: bytes) -> list[tuple[str, str]]:
+    """The strings echoed / printed in a statement, each as a carrier line
+    (cron schedules and rc-file syntax stripped by the carrier extractor)."""
+    out: list[tuple[str, str]] = []
+    for sub in walk(node, max_nodes=2000):
+        if sub.type != "command":
+            continue
+        nm = sub.child_by_field_name("name")
+        if nm is None or _base(src[nm.start_byte : nm.end_byte].decode("utf-8", "replace")) not in (
+            "echo", "printf", "print", "cat", "tee"
+        ):
+            continue
+        for arg in sub.children_by_field_name("argument"):
+            value = _unquote(arg, src)
+            if " " in value:
+                for c in extract(value):
+                    out.append(("shell", c.text))
+    return out
+
+
+def _write_target(target: str, stmt: Stmt) -> None:
+    """A redirect into an rc file, a cron table, a unit or a hook persists."""
+    if lex.PERSIST_TARGET.search(target):
+        stmt.tags.add("persist")
+    if _API_BY_TAG["persist_rc"].search(target):
+        stmt.tags.add("persist_rc")
+
+
+def _lang_of_interpreter(name: str) -> str | None:
+    if name in lex.SHELLS or name in ("cmd", "su"):
+        return "shell"
+    spec = lex.INLINE_FLAGS.get(name)
+    return spec[1] if spec else None
+
+
+def _shell_command(node: Node, src: bytes, stmt: Stmt, model: _Model, nested: list[tuple[str, str]]) -> None:
+    name_node = node.child_by_field_name("name")
+    if name_node is None:
+        return
+    name = src[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+    args: list[str] = []
+    for c in node.children_by_field_name("argument"):
+        args.append(_unquote(c, src))
+    # wrappers: sudo, nohup, env VAR=x, timeout 5, xargs, exec
+    while _base(name) in ("sudo", "doas", "nohup", "time", "nice", "timeout", "stdbuf", "xargs", "command", "env", "setsid") and args:
+        while args and (args[0].startswith("-") or re.fullmatch(r"\w+=.*|\d+[smh]?", args[0])):
+            args = args[1:]
+        if not args:
+            break
+        name, args = args[0], args[1:]
+    stage = 0
+    parent = node.parent
+    if parent is not None and parent.type == "redirected_statement":
+        parent = parent.parent
+    if parent is not None and parent.type == "pipeline":
+        named = [c for c in parent.children if c.is_named]
+        for i, c in enumerate(named):
+            if c.start_byte <= node.start_byte < c.end_byte:
+                stage = i
+    command_effects(name, args, stage, stmt, model)
+    n = _base(name)
+    spec = lex.INLINE_FLAGS.get(n)
+    low = [a.lower() for a in args]
+    if spec is not None:
+        flags, lang = spec
+        for i, a in enumerate(low):
+            if a in flags and i + 1 < len(args):
+                nested.append((lang, args[i + 1]))
+                break
+            if n in ("pwsh", "powershell") and a in lex.ENCODED_FLAGS and i + 1 < len(args):
+                decoded = _utf16_b64(args[i + 1])
+                if decoded:
+                    stmt.tags.add("decode")
+                    stmt.notes.append("-EncodedCommand")
+                    nested.append(("powershell", decoded))
+                break
+        else:
+            if n in ("pwsh", "powershell") and args and not args[-1].startswith("-"):
+                nested.append(("powershell", args[-1]))
+            if n == "cmd" and args:
+                nested.append(("shell", " ".join(args)))
+    elif n in ("awk", "gawk", "mawk", "nawk") and args:
+        prog = next((a for a in args if not a.startswith("-")), "")
+        if "/inet/" in prog:
+            nested.append(("awk", prog))
+    elif n in ("ssh",) and len(args) >= 2:
+        nested.append(("shell", args[-1]))
+    elif n in ("git",) and low and low[0] == "config":
+        for a in args:
+            if a.lstrip().startswith("!"):
+                nested.append(("shell", a.lstrip()[1:]))
+
+
+def _utf16_b64(value: str) -> str | None:
+    v = value.strip("'\"")
+    if len(v) < 8 or not re.fullmatch(r"[A-Za-z0-9+/=]+", v):
+        return None
+    try:
+        raw = base64.b64decode(v + "=" * (-len(v) % 4), validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    for enc in ("utf-16-le", "utf-8"):
+        try:
+            out = raw.decode(enc)
+        except UnicodeDecodeError:
+            continue
+        if out and sum(ch.isprintable() or ch.isspace() for ch in out) / len(out) > 0.9:
+            return out
+    return None
+
+
+def _nested(lang: str, script: str, outer: Stmt, carrier: Carrier, depth: int, model: _Model) -> None:
+    """A script inside a command: its effects are the outer statement's too."""
+    if depth >= MAX_DEPTH or not script.strip():
+        return
+    before = len(model.stmts)
+    inner = Carrier(outer.start, script, lang, carrier.group, carrier.mention, verbatim=False)
+    _analyze_carrier(inner, model, depth + 1, base=outer.start)
+    added = model.stmts[before:]
+    for s in added:
+        s.start, s.end = outer.start, outer.end
+        outer.tags |= s.tags
+        outer.hosts.extend(s.hosts)
+        outer.notes.extend(s.notes)
+        outer.writes.extend(s.writes)
+        outer.runs.extend(s.runs)
+    del model.stmts[before:]
+
+
+_STMT_SPLIT = re.compile(r";\s*(?=\S)|\n")
+
+
+def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model: _Model) -> None:
+    """Languages without a command grammar (PowerShell statements, cmd): split into
+    statements, words by a quote-aware regex, judged as commands and as API text."""
+    pos = 0
+    count = 0
+    for piece in _split_statements(text):
+        start = text.find(piece, pos)
+        if start < 0:
+            start = pos
+        pos = start + len(piece)
+        if not piece.strip():
+            continue
+        count += 1
+        if count > MAX_STATEMENTS:
+            break
+        stmt = Stmt(base + start, base + start + len(piece), carrier.group, carrier.mention, text=piece)
+        m = _ASSIGN.match(piece)
+        if m:
+            stmt.assigns.append(m.group(1))
+        stages = re.split(r"(?<![|])\|(?![|])", piece)
+        for si, stage in enumerate(stages):
+            words = re.findall(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s|;()]+", stage)
+            if m and si == 0:
+                words = re.findall(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s|;()]+", stage[m.end():])
+            words = [w for w in words if w not in ("&", "{", "}")]
+            if words:
+                name = words[0].strip("'\"")
+                args = [w.strip("'\"") if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words[1:]]
+                command_effects(name, args, si, stmt, model)
+                if _base(name) in ("pwsh", "powershell"):
+                    for i, a in enumerate(args):
+                        if a.lower() in lex.ENCODED_FLAGS and i + 1 < len(args):
+                            decoded = _utf16_b64(args[i + 1])
+                            if decoded:
+                                stmt.tags.add("decode")
+                                _nested("powershell", decoded, stmt, carrier, depth, model)
+        for m2 in re.finditer(r"-(?:OutFile|DestinationPath|o)\s+(\"[^\"]+\"|'[^']+'|\S+)", piece, re.IGNORECASE):
+            stmt.writes.append(_file_key(m2.group(1)))
+        for m2 in re.finditer(r"DownloadFile\s*\(\s*[^,]+,\s*(\"[^\"]+\"|'[^']+'|[^)\s]+)", piece, re.IGNORECASE):
+            stmt.writes.append(_file_key(m2.group(1)))
+        for m2 in re.finditer(r"(?:Start-Process|&|\.\\|Invoke-Item|msiexec\s+/i)\s+(?:-FilePath\s+)?(\"[^\"]+\"|'[^']+'|\S+)", piece, re.IGNORECASE):
+            stmt.runs.append(_file_key(m2.group(1)))
+            stmt.tags.add("exec_file")
+        text_effects(piece, stmt)
+        model.stmts.append(stmt)
+
+
+def _split_statements(text: str) -> list[str]:
+    """Split on newlines and on `;` outside quotes, parentheses and braces."""
+    out: list[str] = []
+    depth = 0
+    quote = ""
+    cur: list[str] = []
+    for ch in text[:MAX_TEXT]:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif (ch == ";" and depth == 0) or (ch == "\n" and depth == 0):
+            out.append("".join(cur))
+            cur = []
+            continue
+        elif ch == "\n":
+            quote = ""
+        cur.append(ch)
+    out.append("".join(cur))
+    return out
+
+
+_SINK_STRING = re.compile(
+    r"(?:\b(?:system|popen|passthru|shell_exec|exec|execSync|spawnSync|spawn|Command|run|call|check_output|"
+    r"check_call|Popen|getoutput|getstatusoutput|Exec|Start|Shell|ShellExecute|Run)\s*\(\s*(?:\[\s*)?"
+    r"|(?<![\w.])(?:system|exec)\s+|%x\{|\bqx\{|`)"
+    r"(?:(?:['\"](?:/bin/)?(?:ba|z)?sh['\"]|['\"]cmd(?:\.exe)?['\"])\s*,\s*['\"](?:-c|/c)['\"]\s*,\s*)?"
+    r"(?P<q>['\"`])(?P<s>(?:(?!(?P=q))[^\\\n]|\\.){4,2000})(?P=q)"
+)
+
+
+def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: _Model) -> None:
+    """A program in a non-shell language: comments dropped by the grammar, one
+    statement per logical line, API evidence, and command strings passed to
+    process sinks analyzed as shell."""
+    gl = {"javascript": "javascript", "typescript": "typescript", "ruby": "ruby", "perl": "perl",
+          "php": "php", "go": "go", "powershell": "powershell"}.get(lang)
+    code = strip_comments(gl, text).text if gl else text
+    if lang == "powershell":
+        _token_statements(carrier, code, base, depth, model)
+        return
+    pos = 0
+    count = 0
+    for line in code.split("\n"):
+        start = pos
+        pos += len(line) + 1
+        if not line.strip():
+            continue
+        count += 1
+        if count > MAX_STATEMENTS:
+            break
+        stmt = Stmt(base + start, base + start + len(line), carrier.group, carrier.mention, text=line)
+        m = _ASSIGN.match(line)
+        if m:
+            stmt.assigns.append(m.group(1))
+        text_effects(line, stmt)
+        model.stmts.append(stmt)
+        if lang != "python" or True:
+            for sm in _SINK_STRING.finditer(line):
+                s = sm.group("s")
+                if any(k in s.lower() for k in (" ", "/", "|")):
+                    _nested("shell", s.encode("utf-8", "surrogatepass").decode("unicode_escape", "replace") if "\\" in s else s,
+                            stmt, carrier, depth, model)
+
+
+def text_effects(text: str, stmt: Stmt) -> None:
+    """API evidence and sensitive names in a statement's text (any language)."""
+    if len(text) > 20_000:
+        text = text[:20_000]
+    for tag, pattern in _API:
+        if tag not in stmt.tags and pattern.search(text):
+            stmt.tags.add(tag)
+    if "secret" not in stmt.tags and (
+        lex.SECRET_API.search(text) or lex.SECRET_VAR.search(text) or _reads_secret_path(text)
+    ):
+        stmt.tags.add("secret")
+    stmt.hosts.extend(m.group(1).lower() for m in lex.URL.finditer(text))
+
+
+def _reads_secret_path(text: str) -> bool:
+    m = lex.SECRET_PATH.search(text)
+    return m is not None
+
+
+def _analyze_carrier(carrier: Carrier, model: _Model, depth: int, base: int | None = None) -> None:
+    text = carrier.text
+    start = carrier.start if base is None else base
+    lang = sniff(text, carrier.language)
+    if lang == "python":
+        model.python.append(carrier)
+        for line_start, line in _lines_with_offsets(text):
+            for sm in _SINK_STRING.finditer(line):
+                s = sm.group("s")
+                if any(k in s for k in (" ", "/", "|")):
+                    stmt = Stmt(start + line_start, start + line_start + len(line), carrier.group, carrier.mention, text=line)
+                    model.stmts.append(stmt)
+                    _nested("shell", s, stmt, carrier, depth, model)
+        return
+    if lang == "shell":
+        _shell(carrier, text, start, depth, model)
+    elif lang == "awk":
+        stmt = Stmt(start, start + len(text), carrier.group, carrier.mention, text=text)
+        text_effects(text, stmt)
+        if "/inet/" in text:
+            stmt.tags.add("connect")
+            if re.search(r"\|\s*&|getline|\bsh\b|/bin/", text):
+                stmt.tags.add("shell")
+        model.stmts.append(stmt)
+    else:
+        _code(carrier, lang, text, start, depth, model)
+
+
+def _lines_with_offsets(text: str) -> list[tuple[int, str]]:
+    out = []
+    pos = 0
+    for line in text.split("\n"):
+        out.append((pos, line))
+        pos += len(line) + 1
+    return out
+
+
+# --- the model over a whole memory ----------------------------------------------
+
+_FLOW_TAGS = frozenset({"fetch", "decode", "secret", "local_read", "outside", "connect", "lolbin_fetch"})
+
+
+def _flow(model: _Model) -> None:
+    """Carry fetched / decoded / secret origins through variables and files."""
+    var_tags: dict[str, set[str]] = {}
+    file_tags: dict[str, set[str]] = {}
+    for stmt in model.stmts:
+        inherited: set[str] = set()
+        if var_tags:
+            for name, tags in var_tags.items():
+                if name in stmt.assigns and stmt.text.count(name) <= 1:
+                    continue
+                if re.search(r"(?<![\w])\$?\{?" + re.escape(name) + r"\b", stmt.text):
+                    inherited |= tags
+        for key in stmt.runs:
+            if key in file_tags:
+                inherited |= file_tags[key]
+        if file_tags and "exec_file" in stmt.tags:
+            low = stmt.text.lower().replace("\\", "/")
+            for key, tags in file_tags.items():
+                if key and len(key) > 2 and key in low:
+                    inherited |= tags
+        stmt.inherited = inherited
+        carried = (stmt.tags | inherited) & _FLOW_TAGS
+        if carried:
+            for name in stmt.assigns:
+                var_tags[name] = set(carried)
+            for key in stmt.writes:
+                if key:
+                    file_tags[key] = set(carried)
+        if "exec_file" in stmt.tags and inherited & {"fetch", "decode", "lolbin_fetch"}:
+            stmt.tags.add("exec")
+
+
+def foreign(hosts: Sequence[str]) -> bool:
+    """Whether any host is not the user's own (no host known: assume foreign)."""
+    real = [h for h in hosts if h]
+    if not real:
+        return True
+    return any(not lex.OWN_HOST.match(h.strip("[]")) for h in real)
+
+
+@lru_cache(maxsize=1)
+def _carrier_keywords() -> KeywordSet:
+    """Words that make a carrier worth parsing (built once, on first use)."""
+    return KeywordSet(lex.API_KEYWORDS + lex.GATE_KEYWORDS)
+
+
+@lru_cache(maxsize=256)
+def build_model(text: str) -> _Model:
+    """Carriers, statements and flow of one text (memoized on the text)."""
+    model = _Model()
+    full = _carrier_keywords()
+    for carrier in extract(text[:MAX_TEXT]):
+        low = carrier.text.lower()
+        if not full.present(low):
+            continue
+        if is_placeholder_doc(carrier.text):
+            carrier = Carrier(carrier.start, carrier.text, carrier.language, carrier.group, True, carrier.verbatim)
+        try:
+            _analyze_carrier(carrier, model, 0)
+        except (RecursionError, ValueError, UnicodeError, IndexError):
+            continue
+        if len(model.stmts) >= MAX_STATEMENTS:
+            break
+    _flow(model)
+    return model
+
+
+# --- rules ----------------------------------------------------------------------
+
+Level = tuple[Severity, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    rule: Rule
+    kind: str
+    sink: frozenset[str]
+    sources: frozenset[str]
+    need: tuple[frozenset[str], ...]
+    unless: frozenset[str]
+    foreign: bool
+    mention: Level
+
+
+def _level(raw: object, default: Level) -> Level:
+    if isinstance(raw, list | tuple) and len(raw) == 2:
+        if raw[0] == "none":
+            return None
+        return (_SEVERITIES[str(raw[0])], float(raw[1]))
+    return default
+
+
+def _set(p: Mapping[str, Any], key: str) -> frozenset[str]:
+    v = p.get(key, ())
+    return frozenset([v] if isinstance(v, str) else v)
+
+
+class EffectsAnalyzer:
+    """Runs once per scanned text (the scanner passes the whole layer)."""
+
+    whole_text = True
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._specs = [
+            _Spec(
+                rule=r,
+                kind=str(r.params.get("kind", "effect")),
+                sink=_set(r.params, "sink"),
+                sources=_set(r.params, "sources"),
+                need=tuple(frozenset(x) for x in r.params.get("need", ())),
+                unless=_set(r.params, "unless"),
+                foreign=bool(r.params.get("foreign", False)),
+                mention=_level(r.params.get("mention"), None),
+            )
+            for r in rules
+        ]
+        self._gate = KeywordSet(lex.GATE_KEYWORDS)
+
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
+        text = chunk.text
+        try:
+            if not self._gate.present(text.lower()) and not (
+                "$" in text and _OBF_GATE.search(text)
+            ):
+                return []
+            model = build_model(text)
+            return self._hits(model)
+        except (RecursionError, MemoryError, ValueError):
+            return []
+
+    def _hits(self, model: _Model) -> list[Hit]:
+        out: list[Hit] = []
+        for spec in self._specs:
+            count = 0
+            seen: set[tuple[int, int]] = set()
+            for start, end, mention, note in self._matches(spec, model):
+                if (start, end) in seen:
+                    continue
+                seen.add((start, end))
+                if mention:
+                    if spec.mention is None:
+                        continue
+                    out.append(Hit(spec.rule.id, start, end, severity=spec.mention[0],
+                                   confidence=spec.mention[1], note=f"mention: {note}"))
+                else:
+                    out.append(Hit(spec.rule.id, start, end, note=note))
+                count += 1
+                if count >= MAX_HITS_PER_RULE:
+                    break
+        return out
+
+    def _matches(self, spec: _Spec, model: _Model) -> list[tuple[int, int, bool, str]]:
+        found: list[tuple[int, int, bool, str]] = []
+        if spec.kind == "flow":
+            for s in model.stmts:
+                if not s.tags & spec.sink or s.tags & spec.unless:
+                    continue
+                origin = (s.tags | s.inherited) & spec.sources
+                if not origin:
+                    continue
+                if spec.foreign and not foreign(s.hosts):
+                    continue
+                found.append((s.start, s.end, s.mention, _note(s, origin)))
+        elif spec.kind == "effect":
+            for s in model.stmts:
+                if s.tags & spec.sink and not s.tags & spec.unless:
+                    found.append((s.start, s.end, s.mention, _note(s, s.tags & spec.sink)))
+        elif spec.kind == "together":
+            groups: dict[int, list[Stmt]] = {}
+            for s in model.stmts:
+                groups.setdefault(s.group, []).append(s)
+            for stmts in groups.values():
+                tags: set[str] = set()
+                for s in stmts:
+                    tags |= s.tags
+                if spec.need and all(tags & need for need in spec.need) and not tags & spec.unless:
+                    wanted = frozenset().union(*spec.need)
+                    first = next(s for s in stmts if s.tags & wanted)
+                    last = max(s.end for s in stmts)
+                    mention = all(s.mention for s in stmts)
+                    found.append((first.start, min(last, first.start + 4000), mention,
+                                  "effects: " + "+".join(sorted(wanted & tags))))
+        return found
+
+
+def _note(s: Stmt, tags: set[str] | frozenset[str]) -> str:
+    extra = f"; {s.notes[0]}" if s.notes else ""
+    return "effects: " + "+".join(sorted(tags)) + extra
+
+
+def python_carriers(text: str) -> list[Carrier]:
+    """Python pieces found inside other carriers (`python -c`, heredocs, fences
+    without a tag), for the scanner to route to the Python analyzer."""
+    try:
+        if "python" not in text.lower() and "import " not in text:
+            return []
+        return [c for c in build_model(text).python if not c.verbatim or c.language is None]
+    except (RecursionError, MemoryError, ValueError):
+        return []
