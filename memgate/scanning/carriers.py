@@ -194,7 +194,7 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
                 changed = True
         if not changed:
             break
-    if not body.strip():
+    if not body.strip() or _is_prose(body):
         return
     # prose that introduces a command: "On the box run: ncat ...", "执行：curl ..."
     stripped = body.strip()
@@ -214,6 +214,19 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
             out.append(Carrier(start + cut + m.end(), body[m.end() :], None, group, mention=mention))
             return
     out.append(Carrier(start + cut, body, None, group))
+
+
+_SHELL_META = re.compile(r"[|;&$<>`(){}=\[\]\\]|\s-{1,2}\w|\s/\w|~/")
+
+
+def _is_prose(body: str) -> bool:
+    """A heading or a sentence, not a command: ends with a colon, or a run of
+    words ending in a full stop with no shell punctuation."""
+    stripped = body.strip()
+    if stripped.endswith((":", "：")) and not _SHELL_META.search(stripped):
+        return True
+    words = len(_WORDS.findall(stripped))
+    return words >= 6 and stripped.endswith((".", "。", "?", "？", "!", "！")) and not _SHELL_META.search(stripped)
 
 
 def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:

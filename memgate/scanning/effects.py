@@ -74,6 +74,11 @@ _BROAD = re.compile(
     re.IGNORECASE,
 )
 _SEVERITIES = {s.value: s for s in Severity}
+_URLISH = re.compile(r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?/|^\d{1,3}(?:\.\d{1,3}){3}|\$\{?\w|%\w+%|^@?[\w./-]+\.\w+$|^-")
+_OBF_NAME = re.compile(
+    r"^(?:\$\{?\w{1,12}\}?){2,6}$|^\$\(\s*(?:printf|echo)\b[^)]*(?:\\x|\\\d|\|\s*(?:rev|base64|xxd|tr))"
+    r"|^`\s*(?:printf|echo)\b[^`]*(?:\\x|\\\d|\|\s*(?:rev|base64|xxd|tr))|^\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
+)
 _OBF_GATE = re.compile(r"(?:^|[\s;|&(])\$\{?\w{1,8}\}?\$\{?\w{1,8}")
 
 _LANG_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -184,6 +189,8 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     tags = stmt.tags
     urls = [m.group(1).lower() for a in args for m in lex.URL.finditer(a)]
     stmt.hosts.extend(urls)
+    if n in lex.FETCHERS and not any(_URLISH.search(a) for a in args):
+        return  # `curl ...|bash` in a sentence names the pattern, it fetches nothing
     if n in lex.FETCHERS:
         upload = any(
             a in ("-d", "-f", "-t", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form",
@@ -308,7 +315,11 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                 stmt.hosts.append(args[i + 1].split(":")[0].lower())
         return
     if n in ("scp", "rsync", "sftp", "rclone", "lftp", "smbclient", "ftp", "pscp"):
-        remotes = [a for a in args if _REMOTE_ARG.match(a) and not a.startswith("-")]
+        remotes = [
+            a for a in args
+            if _REMOTE_ARG.match(a) and not a.startswith("-")
+            and (n == "rclone" or "@" in a or re.match(r"^[\w-]+(?:\.[\w-]+)+:|^\d{1,3}(?:\.\d{1,3}){3}:|^\$\{?\w", a))
+        ]
         locals_ = [a for a in args if not a.startswith("-") and a not in remotes]
         if n == "rclone" and low and low[0] in ("copy", "sync", "move", "copyto"):
             locals_ = locals_[1:]
@@ -340,9 +351,13 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             tags.add("persist")
         return
     if n in ("aws", "gsutil", "az", "gcloud") and ("cp" in low or "sync" in low or "upload" in low):
-        if any(a.startswith(("s3://", "gs://", "https://")) for a in low[low.index("cp") + 2 if "cp" in low else 0 :]):
+        broad = [a for a in args if re.match(r"^(?:~|\$HOME|\$\{HOME\}|/home|/etc|/root|/var/lib|\$env:USERPROFILE|C:\\Users)", a)]
+        if broad and any(a.startswith(("s3://", "gs://", "https://")) for a in low):
+            # a build directory synced to a bucket is a deploy; a home directory is not
             tags.update({"send", "local_read"})
             stmt.hosts.append("cloud-storage")
+            if any(lex.SECRET_PATH.search(a) for a in broad):
+                tags.add("secret")
         return
     if n in ("mail", "mailx", "sendmail", "mutt", "send-mailmessage", "swaks"):
         tags.add("send")
@@ -533,7 +548,10 @@ def _shell_stmt(node: Node, src: bytes, carrier: Carrier, base: int, ratio: floa
             stmt.tags.add("procsub")
         elif t == "command_name":
             raw = src[sub.start_byte : sub.end_byte].decode("utf-8", "replace")
-            if raw.count("$") >= 2 or raw.startswith("$(") or raw.startswith("`"):
+            if raw.startswith(("$(", "`", "<(")) and not _OBF_NAME.match(raw):
+                stmt.tags.add("exec")
+                stmt.notes.append("runs the output of a command")
+            elif _OBF_NAME.match(raw):
                 stmt.tags.update({"obfuscated", "exec"})
                 stmt.notes.append("command name built at run time")
     text_effects(stmt.text, stmt)
