@@ -42,7 +42,16 @@ from memgate.scanning._code_py import (
     PyFacts,
 )
 
-__all__ = ["Effect", "command_effects", "data_kinds", "origin_of", "python_effects"]
+__all__ = [
+    "Effect",
+    "EffectSet",
+    "call_effects",
+    "command_effects",
+    "data_kinds",
+    "host_of",
+    "origin_of",
+    "python_effects",
+]
 
 
 @dataclass(frozen=True, slots=True)
