@@ -623,6 +623,11 @@ def mixed_case(value: str, context: str = "") -> bool:
     return any(map(str.isupper, value)) and any(map(str.islower, value)) and has_digit(value)
 
 
+def mixed_case_letters(value: str, context: str = "") -> bool:
+    """Validator: upper- and lower-case letters (a token drawn from letters only)."""
+    return any(map(str.isupper, value)) and any(map(str.islower, value))
+
+
 def secret_like(value: str, context: str = "") -> bool:
     """Validator for generic assignments: no whitespace, at least 8 chars, and at least
     two character classes among lower, upper, digit, symbol (or long and high-entropy)."""
@@ -794,6 +799,7 @@ VALIDATORS: dict[str, Predicate] = {
     "password_like": password_like,
     "has_digit": has_digit,
     "mixed_case": mixed_case,
+    "mixed_case_letters": mixed_case_letters,
     "email_personal": email_personal,
     "phone_context": phone_context,
     "phone_digits": phone_digits,
