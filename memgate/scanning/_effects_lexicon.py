@@ -120,6 +120,9 @@ API: tuple[tuple[str, str], ...] = (
      r"|\bnew\s+net\.Socket|\bnet\.Dial\w*\s*\(|\bSockets\.Tcp[Cc]lient\b|\bTcpClient\s*\(|\bTCPClient\b|\bUdpClient\b"
      r"|/dev/(?:tcp|udp)/|/inet/(?:tcp|udp)/|\bztcp\b|zsh/net/tcp|\bsocket\.tcp\s*\(|\bsocket\.connect\s*\("
      r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:"),
+    ("deserialize", r"\bObjectInputStream\b|\.readObject\s*\(|\bBinaryFormatter\b|\bLosFormatter\b"
+     r"|\bNetDataContractSerializer\b|\bunserialize\s*\(|\bMarshal\.load\b|\bYAML\.load\s*\(|\bObjectStateFormatter\b"
+     r"|\bXMLDecoder\b|\bJsonConvert\.DeserializeObject\b[^\n]{0,80}TypeNameHandling"),
     ("listen", r"\bTCPServer\b|\bstream_socket_server\s*\(|\bnet\.createServer\s*\(|\bnet\.Listen\s*\("
      r"|\bTcpListener\b|\bsocket\.bind\b|\bIO::Socket::INET->new\([^)]*Listen"),
     ("shell", r"/bin/(?:ba|z|da|k|c|tc|a)?sh\b|\bcmd(?:\.exe)?\b(?!\s*=)|\b(?:ba|z)?sh\s+-i\b|\bpty\.spawn\b"
@@ -140,7 +143,7 @@ API: tuple[tuple[str, str], ...] = (
     ("outside", r"\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\$_SERVER\[\s*['\"]HTTP_|\brequest\.getParameter\b"
      r"|\br\.URL\.Query\(\)|\br\.(?:FormValue|PostFormValue)\b|\breq\.(?:query|body|params|headers)\b"
      r"|\bparams\[|\brequest\.(?:form|args|values|GET|POST|json)\b|\bprocess\.argv\b|\$argv\b|@ARGV\b"
-     r"|\blocation\.(?:hash|search)\b|\bevent\.data\b|\bctx\.(?:query|request\.body)\b|\bc\.(?:Query|PostForm|Param)\("),
+     r"|\bgetInputStream\s*\(\s*\)|\$_FILES\b|\blocation\.(?:hash|search)\b|\bevent\.data\b|\bctx\.(?:query|request\.body)\b|\bc\.(?:Query|PostForm|Param)\("),
     ("send", r"\bnavigator\.sendBeacon\s*\(|\bmethod\s*:\s*['\"](?:POST|PUT)['\"]|\baxios\.(?:post|put)\s*\("
      r"|\bXMLHttpRequest\b[^\n]{0,200}\.send\s*\(\s*\w|\bUpload(?:File|String|Data|Values)(?:Async)?\s*\("
      r"|\bSend-MailMessage\b|-Method\s+['\"]?(?:Post|Put)\b|\s-(?:Body|InFile)\s|\bFaraday\.(?:post|put)\b"
@@ -156,6 +159,10 @@ API: tuple[tuple[str, str], ...] = (
      r"|\\Winlogon\b|\\Image File Execution Options\b|\bAppInit_DLLs\b|\bAppCertDlls\b"
      r"|\bRegister-ScheduledTask\b|\bNew-ScheduledTask\w*\b|\bNew-Service\b|\b__EventFilter\b"
      r"|\bCommandLineEventConsumer\b|\bSet-WmiInstance\b|\bcore\.hooksPath\b"
+     r"|\\(?:ms-settings|exefile|mscfile|Folder)\\shell\\open\\command\b|\\Control\\Lsa\b|\\Security Packages\b"
+     r"|\\Control\\SecurityProviders\\WDigest\b|\bUseLogonCredential\b|\\Terminal Server\b|\bfDenyTSConnections\b"
+     r"|\\Policies\\System\b|\bEnableLUA\b|\bCOR_PROFILER\b|\bAutodialDLL\b|\bClxDllPath\b"
+     r"|\bsed\s+-i\b[^\n]{0,120}/etc/sudoers|\bNOPASSWD\b"
      r"|\bUserInitMprLogonScript\b"),
     ("persist_rc", r"(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|"
      r"zprofile|zshenv|zlogin|config/fish/config\.fish|cshrc|tcshrc|kshrc|xprofile|xinitrc)\b"
@@ -168,6 +175,7 @@ API: tuple[tuple[str, str], ...] = (
      r"|\bDisableRealtimeMonitoring\s+(?:\$true|1)|\bsystemctl\s+(?:stop|disable|mask)\s+"
      r"(?:firewalld|apparmor|auditd|falcon-sensor|sysmon|osqueryd|clamav\w*|rsyslog|syslog)\b"
      r"|\bsc(?:\.exe)?\s+(?:stop|delete|config)\s+(?:WinDefend|Sense|wscsvc|EventLog|MpsSvc)\b"
+     r"|\\(?:PowerShell\\(?:ModuleLogging|ScriptBlockLogging|Transcription))\b|\bEnable(?:ModuleLogging|ScriptBlockLogging)\b"
      r"|\btimestomp\b|\btouch\s+-[a-z]*[rt]\b|\bRemove-Item\b[^\n]{0,80}(?:ConsoleHost_history|\.bash_history)"
      r"|\brm\b[^\n]{0,40}\.(?:bash|zsh)_history\b|\bTamperProtection\b"),
     ("cred_dump", r"\blsass(?:\.exe|\.dmp)?\b|\bmimikatz\b|\bsekurlsa\b|\blsadump\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}MiniDump"
@@ -253,7 +261,7 @@ GATE_KEYWORDS = (
     "ftp://", "git push", "git bundle", "git remote", "aws s3", "gsutil", "az storage", "ping ",
     "dig ", "nslookup", "drill ", "rm -", "del /", "rd /s", "rmdir /s", "remove-item", "format c:",
     "format-volume", "mkfs", "dd if=", "dd of=", "shred", "wipefs", "vssadmin", "wbadmin",
-    "bcdedit", "cipher /w", "diskpart", "clear-disk", "shadowcopy", ":(){", "crontab", "cron",
+    "bcdedit", "cipher", "diskpart", "clear-disk", "shadowcopy", ":(){", "crontab", "cron",
     "reg add", "reg save", "reg.exe", "schtasks", "useradd", "adduser", "net user", "net1 user",
     "launchctl", "launchagents", "launchdaemons", "update-rc.d", "chkconfig", "systemctl",
     "systemd", "rc.local", "init.d", "ld.so.preload", "authorized_keys", ".git/hooks",
@@ -267,7 +275,9 @@ GATE_KEYWORDS = (
     "timestomp", "touch -", "lsass", "mimikatz", "sekurlsa", "lsadump", "comsvcs", "ntdsutil",
     "secretsdump", "gpppassword", "lazagne", "pypykatz", "nanodump", "minidump", "gsecdump",
     "hashdump", "kerberoast", "rubeus", "unshadow", "dump-keychain", "vaultcredential",
-    "findstr /si", "powerdump", "credentialinjection", "dllinjection", "tokenmanipulation",
+    "findstr /si", "ms-settings", "\\control\\lsa", "security packages", "wdigest", "uselogoncredential",
+    "terminal server", "fdenytsconnections", "policies\\system", "enablelua", "cor_profiler", "autodialdll",
+    "clxdllpath", "/etc/sudoers", "nopasswd", "modulelogging", "scriptblocklogging", "shell\\open\\command", "powerdump", "credentialinjection", "dllinjection", "tokenmanipulation",
     "printf '\\", "printf \"\\", "echo -e", "$'\\", "\\x", "$(", "certutil", "bitsadmin", "mshta",
     "regsvr32", "rundll32", "msiexec", "wmic", "cmstp", "installutil", "msbuild", "regasm",
     "regsvcs", "odbcconf", "forfiles", "pcalua", "start-process", "start-bitstransfer",

@@ -29,6 +29,7 @@ MAX_LINE = 8000
 
 _FENCE = re.compile(r"(?m)^[ \t]{0,3}(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n")
 _INLINE = re.compile(r"(?<!`)`([^`\n]{3,1500})`(?!`)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _COMMENT_LINE = re.compile(r"^\s*(?:#(?![!{])|//|REM\b|rem\s|::|;;|--\s|<!--)")
 _PREFIXES = (
     re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)"),  # list items
@@ -160,8 +161,9 @@ def _lines(text: str, lo: int, hi: int, out: list[Carrier], group: int) -> None:
             offset += len(nxt) + 1
             i += 1
         if not line.strip():
-            g += 1
             continue
+        if _HEADING.match(line) or _is_prose(line):
+            g += 1  # a heading or a sentence ends a block; blank lines inside code do not
         if len(line) > MAX_LINE:
             continue
         _line(line, start, out, g)
@@ -177,6 +179,10 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         mention = prose_words >= 3 and is_mention(outside)
         for m in spans:
             out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=mention))
+        if len(spans) >= 2 and line.count("`") % 2 == 0:
+            # backticks inside the code (`` `…`cmd`…` ``) split it: the outer span too
+            first, last = line.index("`"), line.rindex("`")
+            out.append(Carrier(start + first + 1, line[first + 1 : last], None, group, mention=mention))
         if prose_words < 3:
             return
         line = outside

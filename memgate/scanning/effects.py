@@ -95,9 +95,6 @@ _LANG_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ruby", re.compile(r"\brequire\s+['\"]|\bTCPSocket\b|\bTCPServer\b|\bFaraday\b|\bBase64\.decode64\b|\bdo\s*\|\w|\bputs\b|\bIO\.popen\b|\bNet::HTTP\b")),
     ("perl", re.compile(r"\buse\s+(?:Socket|IO::|MIME|LWP|strict)\b|\bmy\s+[$@%]|\bIO::Socket\b|STDIN->fdopen|\$~->")),
 )
-_SHELL_START = re.compile(
-    r"^\s*(?:sudo\s+)?(?:[\w.\-/\\%~]+(?:\.exe)?)(?:\s|$)"
-)
 # method calls and statement ends: Java, C#, Kotlin, Go-like code with no grammar here
 _GENERIC_CODE = re.compile(
     r"[\w\])]\s*\.\s*[A-Za-z_]\w*\s*\(|\b\w+\s*\([^\n()]*\)\s*;\s*$|^\s*(?:eval|exec|system|assert)\s*\(",
@@ -138,7 +135,7 @@ def sniff(text: str, hint: str | None) -> str:
             return name
     if has_python_hint(head):
         return "python"
-    if _GENERIC_CODE.search(head) and not _SHELL_START.match(first):
+    if _GENERIC_CODE.search(head):
         return "code"
     return "shell"
 
@@ -221,6 +218,9 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                         tags.add("secret")
         else:
             tags.add("fetch")
+            if any(lex.URL.search(a) and re.search(r"\$\(|`|\$\{?[A-Za-z_]", a) for a in args):
+                tags.add("send")  # data spliced into the URL leaves with the request
+                stmt.notes.append("data in the request URL")
             out = None
             for i, a in enumerate(low):
                 if a in ("-o", "--output", "-outfile", "--output-document", "-out") and i + 1 < len(args):
@@ -366,6 +366,24 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             if lex.SECRET_PATH.search(a):
                 tags.update({"secret", "local_read"})
         return
+    if n in ("new-inboxrule", "set-inboxrule", "set-mailbox", "new-transportrule") and any(
+        a in ("-forwardto", "-redirectto", "-forwardingsmtpaddress", "-forwardasattachmentto", "-blindcopyto")
+        for a in low
+    ):
+        tags.update({"send", "secret", "persist"})
+        stmt.notes.append("mail forwarding rule")
+        stmt.hosts.extend(a.rsplit("@", 1)[1] for a in low if "@" in a)
+        return
+    if n == "msfvenom" and any(re.search(r"reverse|bind|meterpreter|shell", a) for a in low):
+        tags.update({"connect", "shell"})
+        stmt.notes.append("builds a remote-shell payload")
+        return
+    if n == "chmod" and any(re.fullmatch(r"[ugoa]*\+[rwx]*s[rwx]*|[2467][0-7]{3}", a) for a in low) and any(
+        re.search(r"/(?:ba|z|da|k)?sh$|/(?:python\d?|perl|ruby|find|vim?|env|awk|nmap|cp)$", a) for a in low
+    ):
+        tags.add("persist")
+        stmt.notes.append("setuid shell or interpreter")
+        return
     if n == "ping" and "-p" in low:
         tags.add("send")
         return
@@ -448,7 +466,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     if n in ("rev", "gunzip", "zcat", "uudecode") or (n == "openssl" and "-d" in low):
         tags.add("decode")
         return
-    if _PATHISH.search(name) and (stage == 0 or True):
+    if (
+        any(re.fullmatch(r"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|/bin/\w+sh", a) for a in low)
+        and any(re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+", a) for a in low)
+        and any(re.fullmatch(r"\d{2,5}", a) for a in low)
+    ):
+        # an unknown tool given a host, a port and a shell: serves the shell there
+        tags.update({"connect", "shell"})
+    if _PATHISH.search(name):
         tags.add("exec_file")
         stmt.runs.append(_file_key(name))
 
@@ -555,7 +580,12 @@ def _shell_stmt(node: Node, src: bytes, carrier: Carrier, base: int, ratio: floa
                 stmt.tags.update({"obfuscated", "exec"})
                 stmt.notes.append("command name built at run time")
     text_effects(stmt.text, stmt)
-    if stmt.tags & {"persist", "persist_rc", "persist_unit"}:
+    if "(" in stmt.text or '"' in stmt.text:
+        for sm in _SINK_STRING.finditer(stmt.text):
+            inner = sm.group("s")
+            if sm.group(0)[0] != "`" and " " in inner:
+                nested.append(("shell", inner))
+    if stmt.writes or stmt.tags & {"persist", "persist_rc", "persist_unit"}:
         # what is written into a cron table, an rc file or a unit runs later
         for lang, script in _echoed(node, src):
             nested.append((lang, script))
@@ -775,8 +805,8 @@ def _split_statements(text: str) -> list[str]:
 
 
 _SINK_STRING = re.compile(
-    r"(?:\b(?:system|popen|passthru|shell_exec|exec|execSync|spawnSync|spawn|Command|run|call|check_output|"
-    r"check_call|Popen|getoutput|getstatusoutput|Exec|Start|Shell|ShellExecute|Run)\s*\(\s*(?:\[\s*)?"
+    r"(?:\b\w{0,20}(?:system|popen|passthru|shell_?exec|exec\w{0,8}|spawn\w{0,5}|[Cc]ommand|check_output|"
+    r"check_call|getoutput|getstatusoutput|[Ss]hell\w{0,8}|Start|Run)\s*(?:\(\s*(?:\[\s*)?|\s(?=['\"]))"
     r"|(?<![\w.])(?:system|exec)\s+|%x\{|\bqx\{|`)"
     r"(?:(?:['\"](?:/bin/)?(?:ba|z)?sh['\"]|['\"]cmd(?:\.exe)?['\"])\s*,\s*['\"](?:-c|/c)['\"]\s*,\s*)?"
     r"(?P<q>['\"`])(?P<s>(?:(?!(?P=q))[^\\\n]|\\.){4,2000})(?P=q)"
@@ -941,8 +971,34 @@ def build_model(text: str) -> _Model:
             continue
         if len(model.stmts) >= MAX_STATEMENTS:
             break
+    _tool_calls(text[:MAX_TEXT], model)
     _flow(model)
     return model
+
+
+_TOOL_CALL = re.compile(
+    r'"(?:tool|name|function|action|tool_name)"\s*:\s*"[\w.-]{0,30}(?:post|send|upload|webhook|e?mail|http|forward)[\w.-]{0,30}"',
+    re.IGNORECASE,
+)
+_SENSITIVE_BODY = re.compile(
+    r"(?i)conversation|memor(?:y|ies)|chat history|transcript|credentials?|api[ _-]?keys?|passwords?|secrets?|tokens?"
+    r"|private key|cookies?|对话|记忆|聊天记录|密码|密钥|凭据|令牌"
+)
+
+
+def _tool_calls(text: str, model: _Model) -> None:
+    """A tool call in JSON that posts the conversation or credentials somewhere."""
+    if '"' not in text:
+        return
+    for m in _TOOL_CALL.finditer(text):
+        window = text[m.start() : m.start() + 1500]
+        if not _SENSITIVE_BODY.search(window):
+            continue
+        stmt = Stmt(m.start(), min(len(text), m.start() + len(window)), -1, False, text=window)
+        stmt.tags.update({"send", "secret"})
+        stmt.hosts.extend(h.group(1).lower() for h in lex.URL.finditer(window))
+        stmt.notes.append("tool call sends sensitive data")
+        model.stmts.append(stmt)
 
 
 # --- rules ----------------------------------------------------------------------
@@ -999,8 +1055,10 @@ class EffectsAnalyzer:
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
         text = chunk.text
         try:
-            if not self._gate.present(text.lower()) and not (
-                "$" in text and _OBF_GATE.search(text)
+            if (
+                not self._gate.present(text.lower())
+                and not ("$" in text and _OBF_GATE.search(text))
+                and not ('"' in text and _TOOL_CALL.search(text))
             ):
                 return []
             model = build_model(text)
