@@ -28,14 +28,57 @@ from __future__ import annotations
 import re
 
 INTERPRETERS = frozenset(
-    {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "busybox", "python", "python2",
-     "python3", "perl", "ruby", "node", "nodejs", "php", "pwsh", "powershell", "iex",
-     "invoke-expression", "cmd", "deno", "bun", "lua", "tclsh", "osascript", "source", "."}
+    {
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "ash",
+        "fish",
+        "busybox",
+        "python",
+        "python2",
+        "python3",
+        "perl",
+        "ruby",
+        "node",
+        "nodejs",
+        "php",
+        "pwsh",
+        "powershell",
+        "iex",
+        "invoke-expression",
+        "cmd",
+        "deno",
+        "bun",
+        "lua",
+        "tclsh",
+        "osascript",
+        "source",
+        ".",
+    }
 )
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "busybox", "csh", "tcsh"})
-FETCHERS = frozenset({"curl", "wget", "fetch", "aria2c", "lynx", "http", "https", "httpie",
-                      "invoke-webrequest", "iwr", "irm", "invoke-restmethod", "start-bitstransfer",
-                      "tftp", "xh"})
+FETCHERS = frozenset(
+    {
+        "curl",
+        "wget",
+        "fetch",
+        "aria2c",
+        "lynx",
+        "http",
+        "https",
+        "httpie",
+        "invoke-webrequest",
+        "iwr",
+        "irm",
+        "invoke-restmethod",
+        "start-bitstransfer",
+        "tftp",
+        "xh",
+    }
+)
 # `-c SCRIPT` style flags per interpreter, and the language of the script
 INLINE_FLAGS: dict[str, tuple[frozenset[str], str]] = {
     **{s: (frozenset({"-c", "-ic", "-lc", "-cl", "-ci"}), "shell") for s in SHELLS},
@@ -58,7 +101,7 @@ INLINE_FLAGS: dict[str, tuple[frozenset[str], str]] = {
 }
 ENCODED_FLAGS = frozenset({"-e", "-en", "-enc", "-encodedcommand", "-ec", "-encoded"})
 
-_SECRET_PATH = (
+_CREDENTIAL_LOCATIONS = (
     r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[\w*]+)?/?"
     r"\.(?:ssh|aws|gnupg|kube|docker|azure|netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|"
     r"my\.cnf|s3cfg|boto|bash_history|zsh_history|mysql_history|psql_history|python_history)\b"
@@ -70,7 +113,7 @@ _SECRET_PATH = (
     r"|\bgcloud/|application_default_credentials|\bntds\.dit\b|\bwp-config\.php\b|\bkubeconfig\b"
     r"|\\(?:SAM|SECURITY|SYSTEM)\b|\bunattend\.xml\b|\bgroups\.xml\b|\.config/(?:gh|hub)\b"
 )
-SECRET_PATH = re.compile(_SECRET_PATH, re.IGNORECASE)
+SECRET_PATH = re.compile(_CREDENTIAL_LOCATIONS, re.IGNORECASE)
 SECRET_VAR = re.compile(
     r"\$\{\{\s*secrets\.\w+|\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIAL|"
     r"PRIVATE_KEY|_PAT)\w*\}?|\$env:\w*(?:TOKEN|SECRET|PASS|KEY|CRED)\w*",
@@ -96,96 +139,145 @@ OWN_HOST = re.compile(
 
 # API evidence in any language, on comment-free code. Each entry: tag, pattern.
 API: tuple[tuple[str, str], ...] = (
-    ("fetch", r"\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|XMLHttpRequest|\$\.(?:get|ajax)\s*\("
-     r"|\bDownload(?:String|File|Data)(?:Async)?\s*\(|\bNet\.WebClient\b|\bWebClient\b"
-     r"|\bInvoke-(?:WebRequest|RestMethod)\b|\biwr\b|\birm\b|\bStart-BitsTransfer\b"
-     r"|\bURI\.open\b|\bopen-uri\b|\bopen\(\s*['\"]https?:|\bNet::HTTP\.get|\bHTTParty\.get|\bRestClient\.get"
-     r"|\bLWP::(?:Simple|UserAgent)|\bHTTP::Tiny|\bgetstore\s*\(|\bget\s*\(\s*['\"]https?:"
-     r"|\bfile_get_contents\s*\(\s*['\"]https?:|\bcurl_exec\s*\(|\bhttp\.Get\s*\(|\bhttp\.NewRequest\s*\("
-     r"|\burlopen\s*\(|\burlretrieve\s*\(|\brequests\.get\s*\(|\bMsxml2\.(?:Server)?XMLHTTP|\bWinHttp"
-     r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async"),
-    ("exec", r"(?<![\w.$])eval\s*\(|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*(?:await|[a-z_$])"
-     r"|\.then\s*\(\s*eval\s*\)|\bvm\.runIn\w*\s*\(|\bexecSync\s*\(|\bexecFileSync\s*\(|\bspawnSync\s*\("
-     r"|\bchild_process\b[^\n]{0,40}\.(?:exec|spawn)\s*\(|\b(?:cp|child_process|proc)\.(?:exec|spawn|execFile)\s*\("
-     r"|(?<![\w.])(?:system|passthru|shell_exec|popen|proc_open|pcntl_exec|assert|create_function)\s*\("
-     r"|\binstance_eval\b|\bclass_eval\b|\bKernel\.(?:exec|system|spawn)|\bIO\.popen|\bOpen3\.|%x[({\[]"
-     r"|\bexec\.Command(?:Context)?\s*\(|\bsyscall\.Exec\s*\(|\bRuntime\.getRuntime\(\)\.exec\s*\("
-     r"|\bnew\s+ProcessBuilder\s*\(|\bProcess\.Start\s*\(|\bInvoke-Expression\b|(?<![\w-])iex\b"
-     r"|\[\s*scriptblock\s*\]::Create|\bInvoke-Command\b|\bReflection\.Assembly\]::Load(?:File)?\s*\("
-     r"|\bWScript\.Shell\b|\bShellExecute\w*\s*\(|\bCreateObject\s*\(\s*['\"]WScript|\bWinExec\s*\("
-     r"|(?<![\w.])exec\s*\(|(?<![\w.])exec\s+['\"$]|(?<![\w.])(?:spawn|execv?p?e?)\s*\(\s*['\"/]"
-     r"|\$\(\s*\$\w+\s*\)"),
-    ("connect", r"\bTCPSocket\b|\bUDPSocket\b|\bIO::Socket(?:::INET|::SSL)?\b|\bSocket::|\bsocket\s*\(\s*\w*,?\s*(?:PF_INET|AF_INET)"
-     r"|\bp?fsockopen\s*\(|\bstream_socket_client\s*\(|\bnet\.(?:Socket|connect|createConnection)\s*\("
-     r"|\bnew\s+net\.Socket|\bnet\.Dial\w*\s*\(|\bSockets\.Tcp[Cc]lient\b|\bTcpClient\s*\(|\bTCPClient\b|\bUdpClient\b"
-     r"|/dev/(?:tcp|udp)/|/inet/(?:tcp|udp)/|\bztcp\b|zsh/net/tcp|\bsocket\.tcp\s*\(|\bsocket\.connect\s*\("
-     r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:"),
-    ("deserialize", r"\bObjectInputStream\b|\.readObject\s*\(|\bBinaryFormatter\b|\bLosFormatter\b"
-     r"|\bNetDataContractSerializer\b|\bunserialize\s*\(|\bMarshal\.load\b|\bYAML\.load\s*\(|\bObjectStateFormatter\b"
-     r"|\bXMLDecoder\b|\bJsonConvert\.DeserializeObject\b[^\n]{0,80}TypeNameHandling"),
-    ("listen", r"\bTCPServer\b|\bstream_socket_server\s*\(|\bnet\.createServer\s*\(|\bnet\.Listen\s*\("
-     r"|\bTcpListener\b|\bsocket\.bind\b|\bIO::Socket::INET->new\([^)]*Listen"),
-    ("shell", r"/bin/(?:ba|z|da|k|c|tc|a)?sh\b|\bcmd(?:\.exe)?\b(?!\s*=)|\b(?:ba|z)?sh\s+-i\b|\bpty\.spawn\b"
-     r"|\bpowershell(?:\.exe)?\b|\bsystem\s*\$_|\bsystem\s*\(\s*\$_|\bexec\s*\(?\s*['\"](?:/bin/)?(?:ba|z)?sh\b"
-     r"|['\"](?:ba|z|da)?sh['\"]|\bspawn\s*\(\s*['\"](?:/bin/)?(?:ba|z)?sh|-e\s+(?:/bin/)?(?:ba|z)?sh\b"
-     r"|\bInvoke-Expression\s+\$|\biex\s+\(?\$|\bexec:(?:/bin/)?(?:ba|z)?sh|\bsystem:(?:ba|z)?sh"),
-    ("fd_dup", r"\bdup2\b|\bfdopen\b|\.reopen\s*\(|\bIO\.new\s*\(\s*\w+\s*\)|\.pipe\s*\(\s*\w+\.std(?:in|out)\b"
-     r"|\bstd(?:out|err)\.pipe\s*\(|\b\d?>&\s*/dev/(?:tcp|udp)|\b0>&1\b|[<>]&\s*[3-9]\d*\b|[<>]&\s*\$\{?\w+|\bexec\s+\d+<>"
-     r"|\bGetStream\s*\(\s*\)|\bmkfifo\b|\bmknod\b[^\n]{0,40}\bp\b|\bSTD(?:IN|OUT|ERR)->fdopen"
-     r"|\bopen\s*\(\s*STD(?:IN|OUT|ERR)\s*,\s*['\"][<>]&|\bcmd\.Std(?:in|out|err)\s*=|\bStd(?:in|out)\s*[:=]\s*\w*conn"
-     r"|=>\s*\$sock\b|array\(\s*0\s*=>\s*\$\w+|\$stdin\.reopen"),
-    ("decode", r"\bFromBase64String\b|\batob\s*\(|Buffer\.from\s*\([^)]*['\"](?:base64|hex)['\"]"
-     r"|\bbase64_decode\s*\(|\bBase64\.(?:decode64|strict_decode64|urlsafe_decode64)|\.unpack1?\s*\(\s*['\"]m"
-     r"|\bpack\s*\(\s*['\"]H\*|\bdecode_base64\s*\(|\bMIME::Base64|base64\.(?:Std|URL|Raw\w*)Encoding\.DecodeString"
-     r"|\bhex\.DecodeString|\bb64decode\b|\bString\.fromCharCode\b|\[char\]\s*0x|\bgzinflate\s*\(|\bstr_rot13\s*\("
-     r"|\bgzdecode\s*\(|\bzlib\.inflate|\bGZipStream\b|\bDeflateStream\b|\bConvert\]::FromBase64|-join\s*\(?\s*\["
-     r"|\bchr\s*\(\s*\d+\s*\)\s*\.|\[char\[\]\]"),
-    ("outside", r"\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\$_SERVER\[\s*['\"]HTTP_|\brequest\.getParameter\b"
-     r"|\br\.URL\.Query\(\)|\br\.(?:FormValue|PostFormValue)\b|\breq\.(?:query|body|params|headers)\b"
-     r"|\bparams\[|\brequest\.(?:form|args|values|GET|POST|json)\b|\bprocess\.argv\b|\$argv\b|@ARGV\b"
-     r"|\bgetInputStream\s*\(\s*\)|\$_FILES\b|\blocation\.(?:hash|search)\b|\bevent\.data\b|\bctx\.(?:query|request\.body)\b|\bc\.(?:Query|PostForm|Param)\("),
-    ("send", r"\bnavigator\.sendBeacon\s*\(|\bmethod\s*:\s*['\"](?:POST|PUT)['\"]|\baxios\.(?:post|put)\s*\("
-     r"|\bXMLHttpRequest\b[^\n]{0,200}\.send\s*\(\s*\w|\bUpload(?:File|String|Data|Values)(?:Async)?\s*\("
-     r"|\bSend-MailMessage\b|-Method\s+['\"]?(?:Post|Put)\b|\s-(?:Body|InFile)\s|\bFaraday\.(?:post|put)\b"
-     r"|\bNet::HTTP\.post|\bNet::HTTP::Post\b|\bHTTParty\.post|\bRestClient\.post|\bhttp\.Post(?:Form)?\s*\("
-     r"|\bCURLOPT_POSTFIELDS\b|\bCURLOPT_UPLOAD\b|\brequests\.(?:post|put)\s*\(|\bsmtplib\b|\bsendmail\b"
-     r"|\bPostAsync\s*\(|\bPutAsync\s*\(|\.sendall?\s*\(|\.write\s*\(\s*(?:data|payload|buf)|\bWebhook\b"
-     r"|\bnew\s+Image\(\)\.src\s*=|\.src\s*=\s*['\"`]https?://[^'\"`]*[?&]"),
-    ("local_read", r"\breadFileSync\s*\(|\bfs\.readFile\b|\bFile\.(?:read|open|ReadAll\w*)\s*\(|\bIO\.read\s*\("
-     r"|\bos\.ReadFile\s*\(|\bioutil\.ReadFile\s*\(|\bfile_get_contents\s*\(\s*['\"$](?!https?:)"
-     r"|\bGet-Content\b|\bgc\s+|\bCompress-Archive\b|\[IO\.File\]::Read|\bReadAllBytes\b|\bopen\s*\(\s*['\"][/~]"
-     r"|\bGet-ChildItem\b[^\n]{0,80}-Recurse|\bSlurp\b|<\s*\$\w+>"),
-    ("persist", r"\\(?:Software\\)?Microsoft\\Windows\\CurrentVersion\\(?:Run|RunOnce|Policies\\Explorer\\Run)\b"
-     r"|\\Winlogon\b|\\Image File Execution Options\b|\bAppInit_DLLs\b|\bAppCertDlls\b"
-     r"|\bRegister-ScheduledTask\b|\bNew-ScheduledTask\w*\b|\bNew-Service\b|\b__EventFilter\b"
-     r"|\bCommandLineEventConsumer\b|\bSet-WmiInstance\b|\bcore\.hooksPath\b"
-     r"|\\(?:ms-settings|exefile|mscfile|Folder)\\shell\\open\\command\b|\\Control\\Lsa\b|\\Security Packages\b"
-     r"|\\Control\\SecurityProviders\\WDigest\b|\bUseLogonCredential\b|\\Terminal Server\b|\bfDenyTSConnections\b"
-     r"|\\Policies\\System\b|\bEnableLUA\b|\bCOR_PROFILER\b|\bAutodialDLL\b|\bClxDllPath\b"
-     r"|\bsed\s+-i\b[^\n]{0,120}/etc/sudoers|\bNOPASSWD\b"
-     r"|\bUserInitMprLogonScript\b"),
-    ("persist_rc", r"(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|"
-     r"zprofile|zshenv|zlogin|config/fish/config\.fish|cshrc|tcshrc|kshrc|xprofile|xinitrc)\b"
-     r"|/etc/(?:profile|bash\.bashrc|zshrc|environment)\b|/etc/profile\.d/|\$PROFILE\b"),
-    ("evade", r"\b(?:Add|Set)-MpPreference\b[^\n]{0,80}-(?:Exclusion\w*|Disable\w*)|\bsetenforce\s+0\b"
-     r"|\bufw\s+disable\b|\biptables\s+(?:-F|--flush)\b|\bhistory\s+-c\b|\bunset\s+HISTFILE\b"
-     r"|\bHISTFILE=/dev/null|\bwevtutil\s+(?:cl|clear-log)\b|\bClear-EventLog\b|\bauditctl\s+-(?:D|e\s*0)\b"
-     r"|\bnetsh\s+(?:advfirewall|firewall)\s+set\b[^\n]{0,60}\boff\b|\bfsutil\s+usn\s+deletejournal\b"
-     r"|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|\bamsiInitFailed\b|\bAmsiUtils\b"
-     r"|\bDisableRealtimeMonitoring\s+(?:\$true|1)|\bsystemctl\s+(?:stop|disable|mask)\s+"
-     r"(?:firewalld|apparmor|auditd|falcon-sensor|sysmon|osqueryd|clamav\w*|rsyslog|syslog)\b"
-     r"|\bsc(?:\.exe)?\s+(?:stop|delete|config)\s+(?:WinDefend|Sense|wscsvc|EventLog|MpsSvc)\b"
-     r"|\\(?:PowerShell\\(?:ModuleLogging|ScriptBlockLogging|Transcription))\b|\bEnable(?:ModuleLogging|ScriptBlockLogging)\b"
-     r"|\btimestomp\b|\btouch\s+-[a-z]*[rt]\b|\bRemove-Item\b[^\n]{0,80}(?:ConsoleHost_history|\.bash_history)"
-     r"|\brm\b[^\n]{0,40}\.(?:bash|zsh)_history\b|\bTamperProtection\b"),
-    ("cred_dump", r"\blsass(?:\.exe|\.dmp)?\b|\bmimikatz\b|\bsekurlsa\b|\blsadump\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}MiniDump"
-     r"|\breg(?:\.exe)?\s+save\s+HKLM\\(?:SAM|SYSTEM|SECURITY)\b|\bntdsutil\b|\bsecretsdump\b|\bInvoke-Mimikatz\b"
-     r"|\bGet-GPPPassword\b|\blazagne\b|\bpypykatz\b|\bnanodump\b|\bOut-Minidump\b|\bgsecdump\b|\bhashdump\b"
-     r"|\bInvoke-Kerberoast\b|\bRubeus\b|\bunshadow\b|\bdump-keychain\b|\bGet-VaultCredential\b"
-     r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b"),
-    ("obfuscated", r"\$\{?\w{1,8}\}?\$\{?\w{1,8}\}?(?:\$\{?\w{1,8}\}?)?\s+(?:-\w|\||$)|\bprintf\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
-     r"|\becho\s+-e\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}|\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
-     r"|\$\(\s*(?:echo|printf)\b[^)]{0,200}\|\s*(?:rev|base64\s+-d|xxd\s+-r|tr\b)[^)]*\)"),
+    (
+        "fetch",
+        r"\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|XMLHttpRequest|\$\.(?:get|ajax)\s*\("
+        r"|\bDownload(?:String|File|Data)(?:Async)?\s*\(|\bNet\.WebClient\b|\bWebClient\b"
+        r"|\bInvoke-(?:WebRequest|RestMethod)\b|\biwr\b|\birm\b|\bStart-BitsTransfer\b"
+        r"|\bURI\.open\b|\bopen-uri\b|\bopen\(\s*['\"]https?:|\bNet::HTTP\.get|\bHTTParty\.get|\bRestClient\.get"
+        r"|\bLWP::(?:Simple|UserAgent)|\bHTTP::Tiny|\bgetstore\s*\(|\bget\s*\(\s*['\"]https?:"
+        r"|\bfile_get_contents\s*\(\s*['\"]https?:|\bcurl_exec\s*\(|\bhttp\.Get\s*\(|\bhttp\.NewRequest\s*\("
+        r"|\burlopen\s*\(|\burlretrieve\s*\(|\brequests\.get\s*\(|\bMsxml2\.(?:Server)?XMLHTTP|\bWinHttp"
+        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async",
+    ),
+    (
+        "exec",
+        r"(?<![\w.$])eval\s*\(|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*(?:await|[a-z_$])"
+        r"|\.then\s*\(\s*eval\s*\)|\bvm\.runIn\w*\s*\(|\bexecSync\s*\(|\bexecFileSync\s*\(|\bspawnSync\s*\("
+        r"|\bchild_process\b[^\n]{0,40}\.(?:exec|spawn)\s*\(|\b(?:cp|child_process|proc)\.(?:exec|spawn|execFile)\s*\("
+        r"|(?<![\w.])(?:system|passthru|shell_exec|popen|proc_open|pcntl_exec|assert|create_function)\s*\("
+        r"|\binstance_eval\b|\bclass_eval\b|\bKernel\.(?:exec|system|spawn)|\bIO\.popen|\bOpen3\.|%x[({\[]"
+        r"|\bexec\.Command(?:Context)?\s*\(|\bsyscall\.Exec\s*\(|\bRuntime\.getRuntime\(\)\.exec\s*\("
+        r"|\bnew\s+ProcessBuilder\s*\(|\bProcess\.Start\s*\(|\bInvoke-Expression\b|(?<![\w-])iex\b"
+        r"|\[\s*scriptblock\s*\]::Create|\bInvoke-Command\b|\bReflection\.Assembly\]::Load(?:File)?\s*\("
+        r"|\bWScript\.Shell\b|\bShellExecute\w*\s*\(|\bCreateObject\s*\(\s*['\"]WScript|\bWinExec\s*\("
+        r"|(?<![\w.])exec\s*\(|(?<![\w.])exec\s+['\"$]|(?<![\w.])(?:spawn|execv?p?e?)\s*\(\s*['\"/]"
+        r"|\$\(\s*\$\w+\s*\)",
+    ),
+    (
+        "connect",
+        r"\bTCPSocket\b|\bUDPSocket\b|\bIO::Socket(?:::INET|::SSL)?\b|\bSocket::|\bsocket\s*\(\s*\w*,?\s*(?:PF_INET|AF_INET)"
+        r"|\bp?fsockopen\s*\(|\bstream_socket_client\s*\(|\bnet\.(?:Socket|connect|createConnection)\s*\("
+        r"|\bnew\s+net\.Socket|\bnet\.Dial\w*\s*\(|\bSockets\.Tcp[Cc]lient\b|\bTcpClient\s*\(|\bTCPClient\b|\bUdpClient\b"
+        r"|/dev/(?:tcp|udp)/|/inet/(?:tcp|udp)/|\bztcp\b|zsh/net/tcp|\bsocket\.tcp\s*\(|\bsocket\.connect\s*\("
+        r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:",
+    ),
+    (
+        "deserialize",
+        r"\bObjectInputStream\b|\.readObject\s*\(|\bBinaryFormatter\b|\bLosFormatter\b"
+        r"|\bNetDataContractSerializer\b|\bunserialize\s*\(|\bMarshal\.load\b|\bYAML\.load\s*\(|\bObjectStateFormatter\b"
+        r"|\bXMLDecoder\b|\bJsonConvert\.DeserializeObject\b[^\n]{0,80}TypeNameHandling",
+    ),
+    (
+        "listen",
+        r"\bTCPServer\b|\bstream_socket_server\s*\(|\bnet\.createServer\s*\(|\bnet\.Listen\s*\("
+        r"|\bTcpListener\b|\bsocket\.bind\b|\bIO::Socket::INET->new\([^)]*Listen",
+    ),
+    (
+        "shell",
+        r"/bin/(?:ba|z|da|k|c|tc|a)?sh\b|\bcmd(?:\.exe)?\b(?!\s*=)|\b(?:ba|z)?sh\s+-i\b|\bpty\.spawn\b"
+        r"|\bpowershell(?:\.exe)?\b|\bsystem\s*\$_|\bsystem\s*\(\s*\$_|\bexec\s*\(?\s*['\"](?:/bin/)?(?:ba|z)?sh\b"
+        r"|['\"](?:ba|z|da)?sh['\"]|\bspawn\s*\(\s*['\"](?:/bin/)?(?:ba|z)?sh|-e\s+(?:/bin/)?(?:ba|z)?sh\b"
+        r"|\bInvoke-Expression\s+\$|\biex\s+\(?\$|\bexec:(?:/bin/)?(?:ba|z)?sh|\bsystem:(?:ba|z)?sh",
+    ),
+    (
+        "fd_dup",
+        r"\bdup2\b|\bfdopen\b|\.reopen\s*\(|\bIO\.new\s*\(\s*\w+\s*\)|\.pipe\s*\(\s*\w+\.std(?:in|out)\b"
+        r"|\bstd(?:out|err)\.pipe\s*\(|\b\d?>&\s*/dev/(?:tcp|udp)|\b0>&1\b|[<>]&\s*[3-9]\d*\b|[<>]&\s*\$\{?\w+|\bexec\s+\d+<>"
+        r"|\bGetStream\s*\(\s*\)|\bmkfifo\b|\bmknod\b[^\n]{0,40}\bp\b|\bSTD(?:IN|OUT|ERR)->fdopen"
+        r"|\bopen\s*\(\s*STD(?:IN|OUT|ERR)\s*,\s*['\"][<>]&|\bcmd\.Std(?:in|out|err)\s*=|\bStd(?:in|out)\s*[:=]\s*\w*conn"
+        r"|=>\s*\$sock\b|array\(\s*0\s*=>\s*\$\w+|\$stdin\.reopen",
+    ),
+    (
+        "decode",
+        r"\bFromBase64String\b|\batob\s*\(|Buffer\.from\s*\([^)]*['\"](?:base64|hex)['\"]"
+        r"|\bbase64_decode\s*\(|\bBase64\.(?:decode64|strict_decode64|urlsafe_decode64)|\.unpack1?\s*\(\s*['\"]m"
+        r"|\bpack\s*\(\s*['\"]H\*|\bdecode_base64\s*\(|\bMIME::Base64|base64\.(?:Std|URL|Raw\w*)Encoding\.DecodeString"
+        r"|\bhex\.DecodeString|\bb64decode\b|\bString\.fromCharCode\b|\[char\]\s*0x|\bgzinflate\s*\(|\bstr_rot13\s*\("
+        r"|\bgzdecode\s*\(|\bzlib\.inflate|\bGZipStream\b|\bDeflateStream\b|\bConvert\]::FromBase64|-join\s*\(?\s*\["
+        r"|\bchr\s*\(\s*\d+\s*\)\s*\.|\[char\[\]\]",
+    ),
+    (
+        "outside",
+        r"\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\$_SERVER\[\s*['\"]HTTP_|\brequest\.getParameter\b"
+        r"|\br\.URL\.Query\(\)|\br\.(?:FormValue|PostFormValue)\b|\breq\.(?:query|body|params|headers)\b"
+        r"|\bparams\[|\brequest\.(?:form|args|values|GET|POST|json)\b|\bprocess\.argv\b|\$argv\b|@ARGV\b"
+        r"|\bgetInputStream\s*\(\s*\)|\$_FILES\b|\blocation\.(?:hash|search)\b|\bevent\.data\b|\bctx\.(?:query|request\.body)\b|\bc\.(?:Query|PostForm|Param)\(",
+    ),
+    (
+        "send",
+        r"\bnavigator\.sendBeacon\s*\(|\bmethod\s*:\s*['\"](?:POST|PUT)['\"]|\baxios\.(?:post|put)\s*\("
+        r"|\bXMLHttpRequest\b[^\n]{0,200}\.send\s*\(\s*\w|\bUpload(?:File|String|Data|Values)(?:Async)?\s*\("
+        r"|\bSend-MailMessage\b|-Method\s+['\"]?(?:Post|Put)\b|\s-(?:Body|InFile)\s|\bFaraday\.(?:post|put)\b"
+        r"|\bNet::HTTP\.post|\bNet::HTTP::Post\b|\bHTTParty\.post|\bRestClient\.post|\bhttp\.Post(?:Form)?\s*\("
+        r"|\bCURLOPT_POSTFIELDS\b|\bCURLOPT_UPLOAD\b|\brequests\.(?:post|put)\s*\(|\bsmtplib\b|\bsendmail\b"
+        r"|\bPostAsync\s*\(|\bPutAsync\s*\(|\.sendall?\s*\(|\.write\s*\(\s*(?:data|payload|buf)|\bWebhook\b"
+        r"|\bnew\s+Image\(\)\.src\s*=|\.src\s*=\s*['\"`]https?://[^'\"`]*[?&]",
+    ),
+    (
+        "local_read",
+        r"\breadFileSync\s*\(|\bfs\.readFile\b|\bFile\.(?:read|open|ReadAll\w*)\s*\(|\bIO\.read\s*\("
+        r"|\bos\.ReadFile\s*\(|\bioutil\.ReadFile\s*\(|\bfile_get_contents\s*\(\s*['\"$](?!https?:)"
+        r"|\bGet-Content\b|\bgc\s+|\bCompress-Archive\b|\[IO\.File\]::Read|\bReadAllBytes\b|\bopen\s*\(\s*['\"][/~]"
+        r"|\bGet-ChildItem\b[^\n]{0,80}-Recurse|\bSlurp\b|<\s*\$\w+>",
+    ),
+    (
+        "persist",
+        r"\\(?:Software\\)?Microsoft\\Windows\\CurrentVersion\\(?:Run|RunOnce|Policies\\Explorer\\Run)\b"
+        r"|\\Winlogon\b|\\Image File Execution Options\b|\bAppInit_DLLs\b|\bAppCertDlls\b"
+        r"|\bRegister-ScheduledTask\b|\bNew-ScheduledTask\w*\b|\bNew-Service\b|\b__EventFilter\b"
+        r"|\bCommandLineEventConsumer\b|\bSet-WmiInstance\b|\bcore\.hooksPath\b"
+        r"|\\(?:ms-settings|exefile|mscfile|Folder)\\shell\\open\\command\b|\\Control\\Lsa\b"
+        r"|\\Security Packages\b|\\Control\\SecurityProviders\\WDigest\b|\bUseLogonCredential\b"
+        r"|\\Terminal Server\b|\bfDenyTSConnections\b"
+        r"|\\Policies\\System\b|\bEnableLUA\b|\bCOR_PROFILER\b|\bAutodialDLL\b|\bClxDllPath\b"
+        r"|\bsed\s+-i\b[^\n]{0,120}/etc/sudoers|\bNOPASSWD\b"
+        r"|\bUserInitMprLogonScript\b",
+    ),
+    (
+        "persist_rc",
+        r"(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|"
+        r"zprofile|zshenv|zlogin|config/fish/config\.fish|cshrc|tcshrc|kshrc|xprofile|xinitrc)\b"
+        r"|/etc/(?:profile|bash\.bashrc|zshrc|environment)\b|/etc/profile\.d/|\$PROFILE\b",
+    ),
+    (
+        "evade",
+        r"\b(?:Add|Set)-MpPreference\b[^\n]{0,80}-(?:Exclusion\w*|Disable\w*)|\bsetenforce\s+0\b"
+        r"|\bufw\s+disable\b|\biptables\s+(?:-F|--flush)\b|\bhistory\s+-c\b|\bunset\s+HISTFILE\b"
+        r"|\bHISTFILE=/dev/null|\bwevtutil\s+(?:cl|clear-log)\b|\bClear-EventLog\b|\bauditctl\s+-(?:D|e\s*0)\b"
+        r"|\bnetsh\s+(?:advfirewall|firewall)\s+set\b[^\n]{0,60}\boff\b|\bfsutil\s+usn\s+deletejournal\b"
+        r"|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|\bamsiInitFailed\b|\bAmsiUtils\b"
+        r"|\bDisableRealtimeMonitoring\s+(?:\$true|1)|\bsystemctl\s+(?:stop|disable|mask)\s+"
+        r"(?:firewalld|apparmor|auditd|falcon-sensor|sysmon|osqueryd|clamav\w*|rsyslog|syslog)\b"
+        r"|\bsc(?:\.exe)?\s+(?:stop|delete|config)\s+(?:WinDefend|Sense|wscsvc|EventLog|MpsSvc)\b"
+        r"|\\(?:PowerShell\\(?:ModuleLogging|ScriptBlockLogging|Transcription))\b|\bEnable(?:ModuleLogging|ScriptBlockLogging)\b"
+        r"|\btimestomp\b|\btouch\s+-[a-z]*[rt]\b|\bRemove-Item\b[^\n]{0,80}(?:ConsoleHost_history|\.bash_history)"
+        r"|\brm\b[^\n]{0,40}\.(?:bash|zsh)_history\b|\bTamperProtection\b",
+    ),
+    (
+        "cred_dump",
+        r"\blsass(?:\.exe|\.dmp)?\b|\bmimikatz\b|\bsekurlsa\b|\blsadump\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}MiniDump"
+        r"|\breg(?:\.exe)?\s+save\s+HKLM\\(?:SAM|SYSTEM|SECURITY)\b|\bntdsutil\b|\bsecretsdump\b|\bInvoke-Mimikatz\b"
+        r"|\bGet-GPPPassword\b|\blazagne\b|\bpypykatz\b|\bnanodump\b|\bOut-Minidump\b|\bgsecdump\b|\bhashdump\b"
+        r"|\bInvoke-Kerberoast\b|\bRubeus\b|\bunshadow\b|\bdump-keychain\b|\bGet-VaultCredential\b"
+        r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b",
+    ),
+    (
+        "obfuscated",
+        r"\$\{?\w{1,8}\}?\$\{?\w{1,8}\}?(?:\$\{?\w{1,8}\}?)?\s+(?:-\w|\||$)|\bprintf\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
+        r"|\becho\s+-e\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}|\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
+        r"|\$\(\s*(?:echo|printf)\b[^)]{0,200}\|\s*(?:rev|base64\s+-d|xxd\s+-r|tr\b)[^)]*\)",
+    ),
     ("shellcode", r"(?:\\x[0-9a-fA-F]{2}){24,}|(?:0x[0-9a-fA-F]{2}\s*,\s*){24,}"),
 )
 # Paths that persist when written to (a redirect, tee, cp / mv destination,
@@ -199,46 +291,345 @@ PERSIST_TARGET = re.compile(
 )
 
 API_KEYWORDS = (
-    "fetch", "axios", "http", "xmlhttp", "download", "webclient", "invoke-", "iwr", "irm", "bits",
-    "uri", "open", "lwp", "get(", "curl", "eval", "function", "vm.", "sync(", "child_process",
-    "exec", "spawn", "system", "passthru", "popen", "assert", "instance_eval", "class_eval", "kernel",
-    "open3", "%x", "command", "runtime", "processbuilder", "process.start", "iex", "scriptblock",
-    "assembly", "wscript", "shellexecute", "winexec", "socket", "sockopen", "stream_socket", "net.",
-    "tcp", "udp", "/inet/", "s_client", "openssl", "server", "listen", "/bin/", "cmd", "pty",
-    "powershell", "dup2", "fdopen", "reopen", "io.new", "pipe", ">&", "<&", "getstream", "mkfifo",
-    "mknod", "base64", "atob", "buffer.from", "unpack", "pack(", "hex.", "b64", "fromcharcode",
-    "[char", "gzinflate", "rot13", "gzdecode", "inflate", "gzipstream", "deflatestream", "-join",
-    "chr(", "$_", "getparameter", "url.query", "formvalue", "req.", "params[", "request.", "argv",
-    "location.", "event.data", "ctx.", "c.query", "sendbeacon", "method", "upload", "mail",
-    "-body", "-infile", "faraday", "post", "curlopt", "requests.", "smtp", "send", "webhook",
-    "image()", ".src", "readfile", "file.", "io.read", "file_get_contents", "get-content", "gc ",
-    "compress-archive", "readall", "get-childitem", "slurp", "currentversion", "winlogon",
-    "image file execution", "appinit", "appcert", "scheduledtask", "new-service", "__eventfilter",
-    "eventconsumer", "wmiinstance", "ld.so.preload", "authorized_keys", "cron", "launchagents",
-    "launchdaemons", "systemd", "rc.local", "init.d", "hooks", "hookspath", "startup",
-    "logonscript", "services", "bashrc", "profile", "zshrc", "zshenv", "zlogin", "fish", "cshrc",
-    "kshrc", "xinitrc", "environment", "mppreference", "setenforce", "ufw", "iptables", "history",
-    "histfile", "wevtutil", "eventlog", "auditctl", "netsh", "fsutil", "csrutil", "spctl", "amsi",
-    "realtime", "systemctl", "sc ", "sc.exe", "timestomp", "touch", "remove-item", "tamper",
-    "exclusion", "lsass", "mimikatz", "sekurlsa", "lsadump", "comsvcs", "reg save", "reg.exe",
-    "ntdsutil", "secretsdump", "gpppassword", "lazagne", "pypykatz", "nanodump", "minidump",
-    "gsecdump", "hashdump", "kerberoast", "rubeus", "unshadow", "keychain", "vaultcredential",
-    "findstr", "powerdump", "injection", "tokenmanipulation", "printf", "echo -e", "$'", "\\x",
-    "0x", "$(", "`", "cookie", "localstorage", "sessionstorage", "process.env", "env[", "env.",
-    "%env", "getenv", "environ", "clipboard", "pbpaste", "xclip", "xsel", "security ", "cmdkey",
-    "vaultcmd", "credential", "keyring", "secret-tool", "credenum", "env:", ".ssh", ".aws",
-    ".netrc", ".env", "id_rsa", "id_ed25519", ".pem", "/etc/shadow", "secret", "token",
-    "password", "passwd", "api_key", "apikey", "wget", "nc ", "ncat", "netcat", "socat", "telnet",
-    "scp ", "rsync", "sftp", "rclone", "ftp", "git ", "s3 ", "s3://", "gsutil", "az storage",
-    "sendmail", "mutt", "ping ", "dig ", "nslookup", "host ", "drill", "rm ", "del ", "rd ",
-    "rmdir", "format", "mkfs", "dd ", "shred", "wipefs", "vssadmin", "wbadmin", "bcdedit",
-    "cipher", "diskpart", "clear-disk", "format-volume", "shadowcopy", ":(){", "crontab", "reg ",
-    "schtasks", "at ", "useradd", "adduser", "net user", "net1", "launchctl", "update-rc.d",
-    "chkconfig", "certutil", "bitsadmin", "mshta", "regsvr32", "rundll32", "msiexec", "wmic",
-    "cmstp", "installutil", "msbuild", "regasm", "regsvcs", "odbcconf", "forfiles", "pcalua",
-    "start-process", "start ", "xxd", "sh ", "bash", "zsh", "python", "perl", "ruby", "node",
-    "php", "pwsh", "awk", "lua", "source ", "tar ", "zip ", "7z", "bundle", "/dev/", "chmod",
-    "| sh", "|sh", "sudo", "ssh ", "osascript", "defaults write", "tclsh", "busybox",
+    "fetch",
+    "axios",
+    "http",
+    "xmlhttp",
+    "download",
+    "webclient",
+    "invoke-",
+    "iwr",
+    "irm",
+    "bits",
+    "uri",
+    "open",
+    "lwp",
+    "get(",
+    "curl",
+    "eval",
+    "function",
+    "vm.",
+    "sync(",
+    "child_process",
+    "exec",
+    "spawn",
+    "system",
+    "passthru",
+    "popen",
+    "assert",
+    "instance_eval",
+    "class_eval",
+    "kernel",
+    "open3",
+    "%x",
+    "command",
+    "runtime",
+    "processbuilder",
+    "process.start",
+    "iex",
+    "scriptblock",
+    "assembly",
+    "wscript",
+    "shellexecute",
+    "winexec",
+    "socket",
+    "sockopen",
+    "stream_socket",
+    "net.",
+    "tcp",
+    "udp",
+    "/inet/",
+    "s_client",
+    "openssl",
+    "server",
+    "listen",
+    "/bin/",
+    "cmd",
+    "pty",
+    "powershell",
+    "dup2",
+    "fdopen",
+    "reopen",
+    "io.new",
+    "pipe",
+    ">&",
+    "<&",
+    "getstream",
+    "mkfifo",
+    "mknod",
+    "base64",
+    "atob",
+    "buffer.from",
+    "unpack",
+    "pack(",
+    "hex.",
+    "b64",
+    "fromcharcode",
+    "[char",
+    "gzinflate",
+    "rot13",
+    "gzdecode",
+    "inflate",
+    "gzipstream",
+    "deflatestream",
+    "-join",
+    "chr(",
+    "$_",
+    "getparameter",
+    "url.query",
+    "formvalue",
+    "req.",
+    "params[",
+    "request.",
+    "argv",
+    "location.",
+    "event.data",
+    "ctx.",
+    "c.query",
+    "sendbeacon",
+    "method",
+    "upload",
+    "mail",
+    "-body",
+    "-infile",
+    "faraday",
+    "post",
+    "curlopt",
+    "requests.",
+    "smtp",
+    "send",
+    "webhook",
+    "image()",
+    ".src",
+    "readfile",
+    "file.",
+    "io.read",
+    "file_get_contents",
+    "get-content",
+    "gc ",
+    "compress-archive",
+    "readall",
+    "get-childitem",
+    "slurp",
+    "currentversion",
+    "winlogon",
+    "image file execution",
+    "appinit",
+    "appcert",
+    "scheduledtask",
+    "new-service",
+    "__eventfilter",
+    "eventconsumer",
+    "wmiinstance",
+    "ld.so.preload",
+    "authorized_keys",
+    "cron",
+    "launchagents",
+    "launchdaemons",
+    "systemd",
+    "rc.local",
+    "init.d",
+    "hooks",
+    "hookspath",
+    "startup",
+    "logonscript",
+    "services",
+    "bashrc",
+    "profile",
+    "zshrc",
+    "zshenv",
+    "zlogin",
+    "fish",
+    "cshrc",
+    "kshrc",
+    "xinitrc",
+    "environment",
+    "mppreference",
+    "setenforce",
+    "ufw",
+    "iptables",
+    "history",
+    "histfile",
+    "wevtutil",
+    "eventlog",
+    "auditctl",
+    "netsh",
+    "fsutil",
+    "csrutil",
+    "spctl",
+    "amsi",
+    "realtime",
+    "systemctl",
+    "sc ",
+    "sc.exe",
+    "timestomp",
+    "touch",
+    "remove-item",
+    "tamper",
+    "exclusion",
+    "lsass",
+    "mimikatz",
+    "sekurlsa",
+    "lsadump",
+    "comsvcs",
+    "reg save",
+    "reg.exe",
+    "ntdsutil",
+    "secretsdump",
+    "gpppassword",
+    "lazagne",
+    "pypykatz",
+    "nanodump",
+    "minidump",
+    "gsecdump",
+    "hashdump",
+    "kerberoast",
+    "rubeus",
+    "unshadow",
+    "keychain",
+    "vaultcredential",
+    "findstr",
+    "powerdump",
+    "injection",
+    "tokenmanipulation",
+    "printf",
+    "echo -e",
+    "$'",
+    "\\x",
+    "0x",
+    "$(",
+    "`",
+    "cookie",
+    "localstorage",
+    "sessionstorage",
+    "process.env",
+    "env[",
+    "env.",
+    "%env",
+    "getenv",
+    "environ",
+    "clipboard",
+    "pbpaste",
+    "xclip",
+    "xsel",
+    "security ",
+    "cmdkey",
+    "vaultcmd",
+    "credential",
+    "keyring",
+    "secret-tool",
+    "credenum",
+    "env:",
+    ".ssh",
+    ".aws",
+    ".netrc",
+    ".env",
+    "id_rsa",
+    "id_ed25519",
+    ".pem",
+    "/etc/shadow",
+    "secret",
+    "token",
+    "password",
+    "passwd",
+    "api_key",
+    "apikey",
+    "wget",
+    "nc ",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "scp ",
+    "rsync",
+    "sftp",
+    "rclone",
+    "ftp",
+    "git ",
+    "s3 ",
+    "s3://",
+    "gsutil",
+    "az storage",
+    "sendmail",
+    "mutt",
+    "ping ",
+    "dig ",
+    "nslookup",
+    "host ",
+    "drill",
+    "rm ",
+    "del ",
+    "rd ",
+    "rmdir",
+    "format",
+    "mkfs",
+    "dd ",
+    "shred",
+    "wipefs",
+    "vssadmin",
+    "wbadmin",
+    "bcdedit",
+    "cipher",
+    "diskpart",
+    "clear-disk",
+    "format-volume",
+    "shadowcopy",
+    ":(){",
+    "crontab",
+    "reg ",
+    "schtasks",
+    "at ",
+    "useradd",
+    "adduser",
+    "net user",
+    "net1",
+    "launchctl",
+    "update-rc.d",
+    "chkconfig",
+    "certutil",
+    "bitsadmin",
+    "mshta",
+    "regsvr32",
+    "rundll32",
+    "msiexec",
+    "wmic",
+    "cmstp",
+    "installutil",
+    "msbuild",
+    "regasm",
+    "regsvcs",
+    "odbcconf",
+    "forfiles",
+    "pcalua",
+    "start-process",
+    "start ",
+    "xxd",
+    "sh ",
+    "bash",
+    "zsh",
+    "python",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "pwsh",
+    "awk",
+    "lua",
+    "source ",
+    "tar ",
+    "zip ",
+    "7z",
+    "bundle",
+    "/dev/",
+    "chmod",
+    "| sh",
+    "|sh",
+    "sudo",
+    "ssh ",
+    "osascript",
+    "defaults write",
+    "tclsh",
+    "busybox",
 )
 
 # The text-level gate: every rule needs a sink-like effect (exec, send,
@@ -246,46 +637,328 @@ API_KEYWORDS = (
 # of those has one of these words. A text without any costs one
 # Aho-Corasick pass.
 GATE_KEYWORDS = (
-    "eval", "new function", "function(await", "vm.run", "execsync", "child_process", "exec",
-    "spawn", "system(", "system$", "system \"", "system '", "passthru", "popen", "proc_open",
-    "create_function", "instance_eval", "class_eval", "%x", "processbuilder", "process.start",
-    "iex", "invoke-expression", "scriptblock", "assembly]::load", "wscript", "shellexecute",
-    "winexec", "invoke-command", "tcpsocket", "tcpserver", "udpsocket", "io::socket", "socket::",
-    "sockopen", "stream_socket", "net.socket", "net.connect", "net.createconnection", "net.dial",
-    "net.listen", "net.createserver", "tcpclient", "tcplistener", "udpclient", "/dev/tcp",
-    "/dev/udp", "/inet/", "ztcp", "s_client", "socat", "nc ", "nc.exe", "ncat", "netcat",
-    "telnet", "dup2", "fdopen", "reopen", "mkfifo", "sendbeacon", "upload", "send-mailmessage",
-    "faraday", "net::http", "httparty", "restclient", "http.post", "curlopt_post", "sendall",
-    ".send(", "webhook", "sendmail", "mailx", "mail -", "mutt", "smtp", "-method post",
-    "-method put", "-infile", "-body", "curl", "wget", "scp ", "rsync", "sftp", "rclone", "lftp",
-    "ftp://", "git push", "git bundle", "git remote", "aws s3", "gsutil", "az storage", "ping ",
-    "dig ", "nslookup", "drill ", "rm -", "del /", "rd /s", "rmdir /s", "remove-item", "format c:",
-    "format-volume", "mkfs", "dd if=", "dd of=", "shred", "wipefs", "vssadmin", "wbadmin",
-    "bcdedit", "cipher", "diskpart", "clear-disk", "shadowcopy", ":(){", "crontab", "cron",
-    "reg add", "reg save", "reg.exe", "schtasks", "useradd", "adduser", "net user", "net1 user",
-    "launchctl", "launchagents", "launchdaemons", "update-rc.d", "chkconfig", "systemctl",
-    "systemd", "rc.local", "init.d", "ld.so.preload", "authorized_keys", ".git/hooks",
-    "hookspath", "alias.", "\\startup", "currentversion\\run", "winlogon", "image file execution",
-    "appinit_dlls", "appcertdlls", "scheduledtask", "new-service", "sc create", "sc config",
-    "sc stop", "sc.exe", "__eventfilter", "eventconsumer", "set-wmiinstance", "bashrc",
-    ".profile", "bash_profile", "zshrc", "zprofile", "zshenv", "config.fish", "profile.d",
-    "/etc/environment", "$profile", "mppreference", "setenforce", "ufw disable", "iptables -f",
-    "iptables --flush", "history -c", "histfile", "wevtutil", "clear-eventlog", "auditctl",
-    "netsh", "fsutil", "csrutil", "spctl", "amsi", "realtimemonitoring", "tamperprotection",
-    "timestomp", "touch -", "lsass", "mimikatz", "sekurlsa", "lsadump", "comsvcs", "ntdsutil",
-    "secretsdump", "gpppassword", "lazagne", "pypykatz", "nanodump", "minidump", "gsecdump",
-    "hashdump", "kerberoast", "rubeus", "unshadow", "dump-keychain", "vaultcredential",
-    "findstr /si", "ms-settings", "\\control\\lsa", "security packages", "wdigest", "uselogoncredential",
-    "terminal server", "fdenytsconnections", "policies\\system", "enablelua", "cor_profiler", "autodialdll",
-    "clxdllpath", "/etc/sudoers", "nopasswd", "modulelogging", "scriptblocklogging", "shell\\open\\command", "powerdump", "credentialinjection", "dllinjection", "tokenmanipulation",
-    "printf '\\", "printf \"\\", "echo -e", "$'\\", "\\x", "$(", "certutil", "bitsadmin", "mshta",
-    "regsvr32", "rundll32", "msiexec", "wmic", "cmstp", "installutil", "msbuild", "regasm",
-    "regsvcs", "odbcconf", "forfiles", "pcalua", "start-process", "start-bitstransfer",
-    "invoke-webrequest", "invoke-restmethod", "iwr ", "irm ", "downloadstring", "downloadfile",
-    "downloaddata", "| sh", "|sh", "| bash", "|bash", "| zsh", "| python", "|python", "| perl",
-    "| ruby", "| node", "| php", "| iex", "|iex", "sh -c", "bash -c", "zsh -c", "sh -i", "bash -i",
-    "python -c", "python3 -c", "python2 -c", "perl -e", "perl -m", "ruby -e", "-rsocket", "node -e",
-    "php -r", "lua -e", "pwsh", "powershell", "cmd /c", "cmd.exe", "-encodedcommand", "-enc ",
-    "source <(", "bash <(", "sh <(", "pty.spawn", "<<", "/bin/sh", "/bin/bash", "/bin/zsh",
-    "os.system", "subprocess", "os.popen", "runtime.getruntime",
+    "eval",
+    "new function",
+    "function(await",
+    "vm.run",
+    "execsync",
+    "child_process",
+    "exec",
+    "spawn",
+    "system(",
+    "system$",
+    'system "',
+    "system '",
+    "passthru",
+    "popen",
+    "proc_open",
+    "create_function",
+    "instance_eval",
+    "class_eval",
+    "%x",
+    "processbuilder",
+    "process.start",
+    "iex",
+    "invoke-expression",
+    "scriptblock",
+    "assembly]::load",
+    "wscript",
+    "shellexecute",
+    "winexec",
+    "invoke-command",
+    "tcpsocket",
+    "tcpserver",
+    "udpsocket",
+    "io::socket",
+    "socket::",
+    "sockopen",
+    "stream_socket",
+    "net.socket",
+    "net.connect",
+    "net.createconnection",
+    "net.dial",
+    "net.listen",
+    "net.createserver",
+    "tcpclient",
+    "tcplistener",
+    "udpclient",
+    "/dev/tcp",
+    "/dev/udp",
+    "/inet/",
+    "ztcp",
+    "s_client",
+    "socat",
+    "nc ",
+    "nc.exe",
+    "ncat",
+    "netcat",
+    "telnet",
+    "dup2",
+    "fdopen",
+    "reopen",
+    "mkfifo",
+    "sendbeacon",
+    "upload",
+    "send-mailmessage",
+    "faraday",
+    "net::http",
+    "httparty",
+    "restclient",
+    "http.post",
+    "curlopt_post",
+    "sendall",
+    ".send(",
+    "webhook",
+    "sendmail",
+    "mailx",
+    "mail -",
+    "mutt",
+    "smtp",
+    "-method post",
+    "-method put",
+    "-infile",
+    "-body",
+    "curl",
+    "wget",
+    "scp ",
+    "rsync",
+    "sftp",
+    "rclone",
+    "lftp",
+    "ftp://",
+    "git push",
+    "git bundle",
+    "git remote",
+    "aws s3",
+    "gsutil",
+    "az storage",
+    "ping ",
+    "dig ",
+    "nslookup",
+    "drill ",
+    "rm -",
+    "del /",
+    "rd /s",
+    "rmdir /s",
+    "remove-item",
+    "format c:",
+    "format-volume",
+    "mkfs",
+    "dd if=",
+    "dd of=",
+    "shred",
+    "wipefs",
+    "vssadmin",
+    "wbadmin",
+    "bcdedit",
+    "cipher",
+    "diskpart",
+    "clear-disk",
+    "shadowcopy",
+    ":(){",
+    "crontab",
+    "cron",
+    "reg add",
+    "reg save",
+    "reg.exe",
+    "schtasks",
+    "useradd",
+    "adduser",
+    "net user",
+    "net1 user",
+    "launchctl",
+    "launchagents",
+    "launchdaemons",
+    "update-rc.d",
+    "chkconfig",
+    "systemctl",
+    "systemd",
+    "rc.local",
+    "init.d",
+    "ld.so.preload",
+    "authorized_keys",
+    ".git/hooks",
+    "hookspath",
+    "alias.",
+    "\\startup",
+    "currentversion\\run",
+    "winlogon",
+    "image file execution",
+    "appinit_dlls",
+    "appcertdlls",
+    "scheduledtask",
+    "new-service",
+    "sc create",
+    "sc config",
+    "sc stop",
+    "sc.exe",
+    "__eventfilter",
+    "eventconsumer",
+    "set-wmiinstance",
+    "bashrc",
+    ".profile",
+    "bash_profile",
+    "zshrc",
+    "zprofile",
+    "zshenv",
+    "config.fish",
+    "profile.d",
+    "/etc/environment",
+    "$profile",
+    "mppreference",
+    "setenforce",
+    "ufw disable",
+    "iptables -f",
+    "iptables --flush",
+    "history -c",
+    "histfile",
+    "wevtutil",
+    "clear-eventlog",
+    "auditctl",
+    "netsh",
+    "fsutil",
+    "csrutil",
+    "spctl",
+    "amsi",
+    "realtimemonitoring",
+    "tamperprotection",
+    "timestomp",
+    "touch -",
+    "lsass",
+    "mimikatz",
+    "sekurlsa",
+    "lsadump",
+    "comsvcs",
+    "ntdsutil",
+    "secretsdump",
+    "gpppassword",
+    "lazagne",
+    "pypykatz",
+    "nanodump",
+    "minidump",
+    "gsecdump",
+    "hashdump",
+    "kerberoast",
+    "rubeus",
+    "unshadow",
+    "dump-keychain",
+    "vaultcredential",
+    "findstr /si",
+    "ms-settings",
+    "\\control\\lsa",
+    "security packages",
+    "wdigest",
+    "uselogoncredential",
+    "terminal server",
+    "fdenytsconnections",
+    "policies\\system",
+    "enablelua",
+    "cor_profiler",
+    "autodialdll",
+    "clxdllpath",
+    "/etc/sudoers",
+    "nopasswd",
+    "modulelogging",
+    "scriptblocklogging",
+    "shell\\open\\command",
+    "powerdump",
+    "credentialinjection",
+    "dllinjection",
+    "tokenmanipulation",
+    "printf '\\",
+    'printf "\\',
+    "echo -e",
+    "$'\\",
+    "\\x",
+    "$(",
+    "certutil",
+    "bitsadmin",
+    "mshta",
+    "regsvr32",
+    "rundll32",
+    "msiexec",
+    "wmic",
+    "cmstp",
+    "installutil",
+    "msbuild",
+    "regasm",
+    "regsvcs",
+    "odbcconf",
+    "forfiles",
+    "pcalua",
+    "start-process",
+    "start-bitstransfer",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "iwr ",
+    "irm ",
+    "downloadstring",
+    "downloadfile",
+    "downloaddata",
+    "| sh",
+    "|sh",
+    "| bash",
+    "|bash",
+    "| zsh",
+    "| python",
+    "|python",
+    "| perl",
+    "| ruby",
+    "| node",
+    "| php",
+    "| iex",
+    "|iex",
+    "sh -c",
+    "bash -c",
+    "zsh -c",
+    "sh -i",
+    "bash -i",
+    "python -c",
+    "python3 -c",
+    "python2 -c",
+    "perl -e",
+    "perl -m",
+    "ruby -e",
+    "-rsocket",
+    "node -e",
+    "php -r",
+    "lua -e",
+    "pwsh",
+    "powershell",
+    "cmd /c",
+    "cmd.exe",
+    "-encodedcommand",
+    "-enc ",
+    "source <(",
+    "bash <(",
+    "sh <(",
+    "pty.spawn",
+    "<<",
+    "/bin/sh",
+    "/bin/bash",
+    "/bin/zsh",
+    "os.system",
+    "subprocess",
+    "os.popen",
+    "runtime.getruntime",
+    # deserialization, mail forwarding, payload builders, setuid, tool calls, C sockets
+    "unserialize",
+    "objectinputstream",
+    "readobject",
+    "binaryformatter",
+    "losformatter",
+    "marshal.load",
+    "yaml.load",
+    "xmldecoder",
+    "typenamehandling",
+    "objectstateformatter",
+    "netdatacontractserializer",
+    "new-inboxrule",
+    "set-inboxrule",
+    "forwardto",
+    "msfvenom",
+    "u+s",
+    "http_post",
+    "inet_aton",
+    "sock_stream",
 )

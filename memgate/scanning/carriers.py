@@ -40,17 +40,23 @@ _PREFIXES = (
         r"after_script|shell|inline|pre|post|install|build|test|start|prepare|"
         r"preinstall|postinstall|prestart|ExecStart|ExecStartPre|ExecStop)\s*[:=]\s*[|>]?-?\s*"
     ),
-    re.compile(r"^\s*(?:@(?:reboot|hourly|daily|weekly|monthly|yearly|annually)|(?:[\d*/,-]+\s+){5})(?:root\s+)?"),
+    re.compile(
+        r"^\s*(?:@(?:reboot|hourly|daily|weekly|monthly|yearly|annually)|(?:[\d*/,-]+\s+){5})(?:root\s+)?"
+    ),
     re.compile(r"^\t[@-]{0,2}"),  # Makefile recipe
-    re.compile(r"^\s*[\w.-]{1,40}\s*=\s*!"),  # git alias `name = !cmd`
+    re.compile(r"^\s*[\w.-]{1,40}\s*=\s*[\"']?!"),  # git alias `name = !cmd`
 )
 _JSON_PAIR = re.compile(r'"(?:[^"\\\n]|\\.){0,200}"\s*:\s*"((?:[^"\\\n]|\\.){4,4000})"')
-_JSON_ARRAY = re.compile(r'\[\s*("(?:[^"\\\n]|\\.){0,2000}"(?:\s*,\s*"(?:[^"\\\n]|\\.){0,2000}"){0,40})\s*\]')
+_JSON_ARRAY = re.compile(
+    r'\[\s*("(?:[^"\\\n]|\\.){0,2000}"(?:\s*,\s*"(?:[^"\\\n]|\\.){0,2000}"){0,40})\s*\]'
+)
 _PROSE_COLON = re.compile(
     r"(?:(?<=[^\x00-\x7f])[:：]\s*|(?<=[\w)\]\"'])[:](?!//)\s+|：\s*)(?=[\"'`]?[A-Za-z_./~$\\%\[(@])"
 )
 _CODE_HEAD = re.compile(r"[(){};=|$<>\[\]]")
-_RUN_WORD = re.compile(r"(?i)(?:(?<!\S)(?:run|execute|paste|type|enter)(?:\s*[:：]\s*|\s+)|(?:执行|运行|输入|跑一下)\s*[:：]?\s*)")
+_RUN_WORD = re.compile(
+    r"(?i)(?:(?<!\S)(?:run|execute|paste|type|enter)(?:\s*[:：]\s*|\s+)|(?:执行|运行|输入|跑一下)\s*[:：]?\s*)"
+)
 _COMMAND_START = re.compile(
     r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
     r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|rclone|certutil|bitsadmin|mshta|regsvr32|"
@@ -69,7 +75,9 @@ _WARN = re.compile(
     r"red flag|reject(?:s|ed)?|such as|e\.g\.|for example|like)\b"
     r"|不要|禁止|切勿|严禁|避免|危险|不安全|恶意|攻击者|例如|比如|拦截|警告|不允许|别用"
 )
-_PLACEHOLDER = re.compile(r"(?<![$\w])\{\{(?!\s*(?:secrets|env|vars|github|inputs|steps)\.)[^{}\n]{1,80}\}\}")
+_PLACEHOLDER = re.compile(
+    r"(?<![$\w])\{\{(?!\s*(?:secrets|env|vars|github|inputs|steps)\.)[^{}\n]{1,80}\}\}"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +124,26 @@ def _extract(text: str, out: list[Carrier]) -> None:
         if m.start() < pos:
             continue
         fence = m.group(1)
-        close = re.compile(r"(?m)^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
+        close = re.compile(
+            r"(?m)^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$"
+        )
         end_m = close.search(text, m.end())
         body_end = end_m.start() if end_m else len(text)
         _lines(text, pos, m.start(), out, group)
         group += 1
         lang = (m.group(2) or "").lower() or None
         body = text[m.end() : body_end]
-        if lang in ("json", "jsonc", "yaml", "yml", "toml", "ini", "dockerfile", "makefile", "make"):
+        if lang in (
+            "json",
+            "jsonc",
+            "yaml",
+            "yml",
+            "toml",
+            "ini",
+            "dockerfile",
+            "makefile",
+            "make",
+        ):
             _lines(text, m.end(), body_end, out, group)
         else:
             out.append(Carrier(m.start() + len(m.group(0)), body, lang, group))
@@ -155,7 +175,11 @@ def _lines(text: str, lo: int, hi: int, out: list[Carrier], group: int) -> None:
             line = line[:-1] + " " + nxt
             offset += len(nxt) + 1
             i += 1
-        while i < len(lines) and lines[i].lstrip().startswith((".", "|", "&&", "||")) and len(line) < MAX_LINE:
+        while (
+            i < len(lines)
+            and lines[i].lstrip().startswith((".", "|", "&&", "||"))
+            and len(line) < MAX_LINE
+        ):
             nxt = lines[i]
             line = line + " " + nxt.strip()
             offset += len(nxt) + 1
@@ -182,7 +206,9 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         if len(spans) >= 2 and line.count("`") % 2 == 0:
             # backticks inside the code (`` `…`cmd`…` ``) split it: the outer span too
             first, last = line.index("`"), line.rindex("`")
-            out.append(Carrier(start + first + 1, line[first + 1 : last], None, group, mention=mention))
+            out.append(
+                Carrier(start + first + 1, line[first + 1 : last], None, group, mention=mention)
+            )
         if prose_words < 3:
             return
         line = outside
@@ -193,13 +219,16 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
     for _ in range(3):
         changed = False
         for prefix in _PREFIXES:
-            m = prefix.match(body)
-            if m and m.end() > 0:
-                cut += m.end()
-                body = body[m.end() :]
+            pm = prefix.match(body)
+            if pm and pm.end() > 0:
+                cut += pm.end()
+                body = body[pm.end() :]
                 changed = True
         if not changed:
             break
+    opener = line[cut - 2 : cut - 1] if cut >= 2 and line[cut - 1 : cut] == "!" else ""
+    if opener in ('"', "'"):
+        body = body.rstrip().removesuffix(opener)  # git alias written `x = "!cmd"`
     if not body.strip() or _is_prose(body):
         return
     # prose that introduces a command: "On the box run: ncat ...", "执行：curl ..."
@@ -211,13 +240,15 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
             return
     words = len(_WORDS.findall(body))
     if words >= 4 and not _COMMAND_START.match(body):
-        m = _PROSE_COLON.search(body) or _RUN_WORD.search(body)
-        if m is not None and _CODE_HEAD.search(body[: m.start()]):
-            m = None
-        if m is not None and m.end() < len(body):
-            head = body[: m.start()]
+        cm = _PROSE_COLON.search(body) or _RUN_WORD.search(body)
+        if cm is not None and _CODE_HEAD.search(body[: cm.start()]):
+            cm = None
+        if cm is not None and cm.end() < len(body):
+            head = body[: cm.start()]
             mention = is_mention(head)
-            out.append(Carrier(start + cut + m.end(), body[m.end() :], None, group, mention=mention))
+            out.append(
+                Carrier(start + cut + cm.end(), body[cm.end() :], None, group, mention=mention)
+            )
             return
     out.append(Carrier(start + cut, body, None, group))
 
@@ -232,7 +263,11 @@ def _is_prose(body: str) -> bool:
     if stripped.endswith((":", "：")) and not _SHELL_META.search(stripped):
         return True
     words = len(_WORDS.findall(stripped))
-    return words >= 6 and stripped.endswith((".", "。", "?", "？", "!", "！")) and not _SHELL_META.search(stripped)
+    return (
+        words >= 6
+        and stripped.endswith((".", "。", "?", "？", "!", "！"))
+        and not _SHELL_META.search(stripped)
+    )
 
 
 def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:
@@ -245,7 +280,9 @@ def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:
         # exec form (`CMD ["sh", "-c", "..."]`, task args): the items as one command line
         items = re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(1))
         if len(items) >= 2:
-            _json_string(" ".join(_shell_quote(_unescape(i)) for i in items), start + m.start(1), out, group)
+            _json_string(
+                " ".join(_shell_quote(_unescape(i)) for i in items), start + m.start(1), out, group
+            )
 
 
 def _unescape(raw: str) -> str:

@@ -60,21 +60,32 @@ MAX_TEXT = 200_000
 _API = tuple((tag, re.compile(p, re.IGNORECASE)) for tag, p in lex.API)
 _API_BY_TAG = dict(_API)
 _STMT_TYPES = frozenset(
-    {"pipeline", "command", "redirected_statement", "variable_assignment",
-     "declaration_command", "negated_command"}
+    {
+        "pipeline",
+        "command",
+        "redirected_statement",
+        "variable_assignment",
+        "declaration_command",
+        "negated_command",
+    }
 )
 _ASSIGN = re.compile(
     r"^\s*(?:export\s+|local\s+|readonly\s+|const\s+|let\s+|var\s+|my\s+|our\s+|set\s+)?"
     r"[$@]?([A-Za-z_][\w]{0,60})(?:\s*,\s*[$@]?[A-Za-z_]\w{0,60})*\s*(?::=|=|<-)(?!=)"
 )
 _REMOTE_ARG = re.compile(r"^(?:[\w.-]+@)?(?:\[[\w:]+\]|[\w.-]{2,}):(?!\\|//)")
-_PATHISH = re.compile(r"^(?:\.{0,2}/|~/|\$\w+[/\\]|%\w+%\\|[A-Za-z]:\\)|\.(?:exe|sh|ps1|bat|cmd|vbs|hta|dll|msi|elf|bin|py|pl|rb|js)$", re.IGNORECASE)
+_PATHISH = re.compile(
+    r"^(?:\.{0,2}/|~/|\$\w+[/\\]|%\w+%\\|[A-Za-z]:\\)|\.(?:exe|sh|ps1|bat|cmd|vbs|hta|dll|msi|elf|bin|py|pl|rb|js)$",
+    re.IGNORECASE,
+)
 _BROAD = re.compile(
     r"""^['"]?(?:/|/\*|~|~/|~/\*|\$HOME/?\*?|\$\{HOME\}/?\*?|/home/?\*?|/home/\*|/root/?|/etc/?|/usr/?|/var/?|/boot/?|/bin/?|/lib/?|/opt/?|/srv/?|/sys/?|/dev/?|\*|\.\*|[A-Za-z]:\\?\*?|[A-Za-z]:/|%SystemDrive%\\?|%USERPROFILE%\\?|\$env:USERPROFILE\\?\*?|\$env:SystemDrive\\?|C:\\Users\\?\*?|C:\\Windows\\?)['"]?$""",
     re.IGNORECASE,
 )
 _SEVERITIES = {s.value: s for s in Severity}
-_URLISH = re.compile(r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?/|^\d{1,3}(?:\.\d{1,3}){3}|\$\{?\w|%\w+%|^@?[\w./-]+\.\w+$|^-")
+_URLISH = re.compile(
+    r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?/|^\d{1,3}(?:\.\d{1,3}){3}|\$\{?\w|%\w+%|^@?[\w./-]+\.\w+$|^-"
+)
 _OBF_NAME = re.compile(
     r"^(?:\$\{?\w{1,12}\}?){2,6}$|^\$\(\s*(?:printf|echo)\b[^)]*(?:\\x|\\\d|\|\s*(?:rev|base64|xxd|tr))"
     r"|^`\s*(?:printf|echo)\b[^`]*(?:\\x|\\\d|\|\s*(?:rev|base64|xxd|tr))|^\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
@@ -82,18 +93,45 @@ _OBF_NAME = re.compile(
 _OBF_GATE = re.compile(r"(?:^|[\s;|&(])\$\{?\w{1,8}\}?\$\{?\w{1,8}")
 
 _LANG_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("php", re.compile(r"<\?php|\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b|\bfsockopen\s*\(|\bshell_exec\s*\(|\bproc_open\s*\(|\$sock\s*=")),
-    ("powershell", re.compile(
-        r"(?i)\$env:|\b(?:Invoke|Get|Set|New|Start|Add|Remove|Out|ConvertTo|ConvertFrom|Register|Test|Copy|"
-        r"Compress|Import|Expand|Write|Read)-[A-Za-z]{3,}|\[System\.|\[Convert\]|New-Object\b|\bIEX\b|\$\w+\s*=\s*[\[@(]"
-    )),
-    ("javascript", re.compile(
-        r"\brequire\s*\(\s*['\"]|=>|^\s*(?:const|let|var)\s|\bfunction\s*\w*\s*\(|\.then\s*\(|\bnew Function\b"
-        r"|\bdocument\.|\bwindow\.|\bprocess\.|\bnavigator\.|\bawait\s"
-    )),
-    ("go", re.compile(r"\bpackage main\b|\bfunc\s+\w*\s*\(|\bexec\.Command\s*\(|\bnet\.Dial\s*\(|\w\s*:=\s*")),
-    ("ruby", re.compile(r"\brequire\s+['\"]|\bTCPSocket\b|\bTCPServer\b|\bFaraday\b|\bBase64\.decode64\b|\bdo\s*\|\w|\bputs\b|\bIO\.popen\b|\bNet::HTTP\b")),
-    ("perl", re.compile(r"\buse\s+(?:Socket|IO::|MIME|LWP|strict)\b|\bmy\s+[$@%]|\bIO::Socket\b|STDIN->fdopen|\$~->")),
+    (
+        "php",
+        re.compile(
+            r"<\?php|\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b|\bfsockopen\s*\(|\bshell_exec\s*\(|\bproc_open\s*\(|\$sock\s*="
+        ),
+    ),
+    (
+        "powershell",
+        re.compile(
+            r"(?i)\$env:|\b(?:Invoke|Get|Set|New|Start|Add|Remove|Out|ConvertTo|ConvertFrom|Register|Test|Copy|"
+            r"Compress|Import|Expand|Write|Read)-[A-Za-z]{3,}|\[System\.|\[Convert\]|New-Object\b|\bIEX\b|\$\w+\s*=\s*[\[@(]"
+        ),
+    ),
+    (
+        "javascript",
+        re.compile(
+            r"\brequire\s*\(\s*['\"]|=>|^\s*(?:const|let|var)\s|\bfunction\s*\w*\s*\("
+            r"|\.then\s*\(|\bnew Function\b"
+            r"|\bdocument\.|\bwindow\.|\bprocess\.|\bnavigator\.|\bawait\s"
+        ),
+    ),
+    (
+        "go",
+        re.compile(
+            r"\bpackage main\b|\bfunc\s+\w*\s*\(|\bexec\.Command\s*\(|\bnet\.Dial\s*\(|\w\s*:=\s*"
+        ),
+    ),
+    (
+        "ruby",
+        re.compile(
+            r"\brequire\s+['\"]|\bTCPSocket\b|\bTCPServer\b|\bFaraday\b|\bBase64\.decode64\b|\bdo\s*\|\w|\bputs\b|\bIO\.popen\b|\bNet::HTTP\b"
+        ),
+    ),
+    (
+        "perl",
+        re.compile(
+            r"\buse\s+(?:Socket|IO::|MIME|LWP|strict)\b|\bmy\s+[$@%]|\bIO::Socket\b|STDIN->fdopen|\$~->"
+        ),
+    ),
 )
 # method calls and statement ends: Java, C#, Kotlin, Go-like code with no grammar here
 _GENERIC_CODE = re.compile(
@@ -107,8 +145,28 @@ def sniff(text: str, hint: str | None) -> str:
     if hint:
         h = hint.lower()
         for name, alts in (
-            ("shell", ("sh", "bash", "shell", "zsh", "console", "shell-session", "dockerfile", "docker",
-                       "make", "makefile", "cmd", "bat", "batch", "ksh", "fish", "crontab", "ini")),
+            (
+                "shell",
+                (
+                    "sh",
+                    "bash",
+                    "shell",
+                    "zsh",
+                    "console",
+                    "shell-session",
+                    "dockerfile",
+                    "docker",
+                    "make",
+                    "makefile",
+                    "cmd",
+                    "bat",
+                    "batch",
+                    "ksh",
+                    "fish",
+                    "crontab",
+                    "ini",
+                ),
+            ),
             ("powershell", ("powershell", "ps1", "pwsh", "ps")),
             ("javascript", ("javascript", "js", "node", "jsx", "mjs", "cjs", "html")),
             ("typescript", ("typescript", "ts", "tsx")),
@@ -120,15 +178,32 @@ def sniff(text: str, hint: str | None) -> str:
         ):
             if h in alts:
                 return name
-        if h in ("java", "c", "cpp", "c++", "csharp", "cs", "kotlin", "rust", "swift", "lua", "vb", "vbscript",
-                 "applescript", "awk"):
+        if h in (
+            "java",
+            "c",
+            "cpp",
+            "c++",
+            "csharp",
+            "cs",
+            "kotlin",
+            "rust",
+            "swift",
+            "lua",
+            "vb",
+            "vbscript",
+            "applescript",
+            "awk",
+        ):
             return h
     head = text[:4000]
     first = head.lstrip().split("\n", 1)[0]
-    if re.match(r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
-                r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|certutil|bitsadmin|mshta|regsvr32|rundll32|"
-                r"cmd|reg|schtasks|wmic|vssadmin|bcdedit|msiexec|telnet|openssl|mkfifo|export|eval|exec|"
-                r"source|xxd|base64|ping|dig|nslookup|useradd|systemctl|launchctl|lua|busybox|env)(?:\.exe)?(?=\s|$)", first):
+    if re.match(
+        r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
+        r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|certutil|bitsadmin|mshta|regsvr32|rundll32|"
+        r"cmd|reg|schtasks|wmic|vssadmin|bcdedit|msiexec|telnet|openssl|mkfifo|export|eval|exec|"
+        r"source|xxd|base64|ping|dig|nslookup|useradd|systemctl|launchctl|lua|busybox|env)(?:\.exe)?(?=\s|$)",
+        first,
+    ):
         return "shell"
     for name, pattern in _LANG_SNIFF:
         if pattern.search(head):
@@ -190,22 +265,59 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         return  # `curl ...|bash` in a sentence names the pattern, it fetches nothing
     if n in lex.FETCHERS:
         upload = any(
-            a in ("-d", "-f", "-t", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form",
-                  "--upload-file", "--post-file", "--post-data", "--body-file", "--body-data", "-infile", "-body")
+            a
+            in (
+                "-d",
+                "-f",
+                "-t",
+                "--data",
+                "--data-binary",
+                "--data-raw",
+                "--data-urlencode",
+                "--form",
+                "--upload-file",
+                "--post-file",
+                "--post-data",
+                "--body-file",
+                "--body-data",
+                "-infile",
+                "-body",
+            )
             or a.startswith(("--data", "-d@", "--post-", "--form", "-f@", "--upload"))
             for a in low
-        ) or any(a in ("post", "put") for a in low) and ("-x" in low or "--request" in low or "-method" in low)
+        ) or (
+            any(a in ("post", "put") for a in low)
+            and ("-x" in low or "--request" in low or "-method" in low)
+        )
         if upload:
             tags.add("send")
             for i, a in enumerate(args):
                 la = a.lower()
                 target = None
-                if la in ("-t", "--upload-file", "--post-file", "--body-file", "-infile") and i + 1 < len(args):
+                if la in (
+                    "-t",
+                    "--upload-file",
+                    "--post-file",
+                    "--body-file",
+                    "-infile",
+                ) and i + 1 < len(args):
                     target = args[i + 1]
-                elif "@" in a and (i > 0 and low[i - 1] in ("-d", "-f", "--data", "--data-binary", "--form",
-                                                             "--data-urlencode", "--data-raw")):
-                    target = a.split("@", 1)[1]
-                elif la.startswith(("-d@", "--data-binary=@", "--data=@")):
+                elif (
+                    "@" in a
+                    and (
+                        i > 0
+                        and low[i - 1]
+                        in (
+                            "-d",
+                            "-f",
+                            "--data",
+                            "--data-binary",
+                            "--form",
+                            "--data-urlencode",
+                            "--data-raw",
+                        )
+                    )
+                ) or la.startswith(("-d@", "--data-binary=@", "--data=@")):
                     target = a.split("@", 1)[1]
                 elif la.startswith(("--post-file=", "--upload-file=", "--body-file=", "-infile:")):
                     target = a.split("=", 1)[-1]
@@ -223,13 +335,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                 stmt.notes.append("data in the request URL")
             out = None
             for i, a in enumerate(low):
-                if a in ("-o", "--output", "-outfile", "--output-document", "-out") and i + 1 < len(args):
-                    out = args[i + 1]
-                elif n == "wget" and a == "-o" and i + 1 < len(args):
+                flag = a in ("-o", "--output", "-outfile", "--output-document", "-out")
+                if flag and i + 1 < len(args):
                     out = args[i + 1]
                 elif a.startswith("--output-document="):
                     out = a.split("=", 1)[1]
-            if out is None and (n == "wget" or "-o" in args or "-O" in args or "--remote-name" in low):
+            if out is None and (
+                n == "wget" or "-o" in args or "-O" in args or "--remote-name" in low
+            ):
                 for a in args:
                     if lex.URL.search(a):
                         out = a.rstrip("/").rsplit("/", 1)[-1].split("?")[0]
@@ -252,8 +365,24 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             if args:
                 stmt.writes.append(_file_key(args[-1]))
         return
-    if n in ("mshta", "regsvr32", "rundll32", "msiexec", "cmstp", "installutil", "msbuild", "regasm",
-             "regsvcs", "odbcconf", "wmic", "forfiles", "pcalua", "msxsl", "ieexec", "control"):
+    if n in (
+        "mshta",
+        "regsvr32",
+        "rundll32",
+        "msiexec",
+        "cmstp",
+        "installutil",
+        "msbuild",
+        "regasm",
+        "regsvcs",
+        "odbcconf",
+        "wmic",
+        "forfiles",
+        "pcalua",
+        "msxsl",
+        "ieexec",
+        "control",
+    ):
         if urls or "javascript:" in joined or "vbscript:" in joined:
             tags.update({"fetch", "exec"})
             stmt.notes.append(f"{n} runs remote or inline script")
@@ -261,7 +390,9 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             tags.add("exec")
         else:
             tags.add("exec")
-            stmt.runs.extend(_file_key(a.split(",")[0]) for a in args if not a.startswith(("/", "-")))
+            stmt.runs.extend(
+                _file_key(a.split(",")[0]) for a in args if not a.startswith(("/", "-"))
+            )
         return
     if n in lex.INLINE_FLAGS:
         flags, _lang = lex.INLINE_FLAGS[n]
@@ -290,14 +421,30 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         tags.add("exec_file")
         stmt.runs.extend(_file_key(a) for a in args if not a.startswith("-"))
         return
-    if n in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "telnet", "socat", "openssl", "busybox"):
+    if n in (
+        "nc",
+        "ncat",
+        "netcat",
+        "nc.traditional",
+        "nc.openbsd",
+        "telnet",
+        "socat",
+        "openssl",
+        "busybox",
+    ):
         if n == "openssl" and "s_client" not in low:
             return
         if n == "busybox" and (not low or low[0] not in ("nc", "telnet")):
             return
-        listen = any(a.startswith("-l") or a.startswith("tcp-listen") or a.startswith("tcp4-listen") for a in low)
+        listen = any(
+            a.startswith("-l") or a.startswith("tcp-listen") or a.startswith("tcp4-listen")
+            for a in low
+        )
         tags.add("listen" if listen else "connect")
-        if any(a in ("-e", "-c") or re.fullmatch(r"-\w*e", a) or a.startswith(("exec:", "system:")) for a in low):
+        if any(
+            a in ("-e", "-c") or re.fullmatch(r"-\w*e", a) or a.startswith(("exec:", "system:"))
+            for a in low
+        ):
             tags.add("shell")
         if stage > 0 or n == "openssl":
             tags.add("send")
@@ -316,14 +463,22 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         return
     if n in ("scp", "rsync", "sftp", "rclone", "lftp", "smbclient", "ftp", "pscp"):
         remotes = [
-            a for a in args
-            if _REMOTE_ARG.match(a) and not a.startswith("-")
-            and (n == "rclone" or "@" in a or re.match(r"^[\w-]+(?:\.[\w-]+)+:|^\d{1,3}(?:\.\d{1,3}){3}:|^\$\{?\w", a))
+            a
+            for a in args
+            if _REMOTE_ARG.match(a)
+            and not a.startswith("-")
+            and (
+                n == "rclone"
+                or "@" in a
+                or re.match(r"^[\w-]+(?:\.[\w-]+)+:|^\d{1,3}(?:\.\d{1,3}){3}:|^\$\{?\w", a)
+            )
         ]
         locals_ = [a for a in args if not a.startswith("-") and a not in remotes]
         if n == "rclone" and low and low[0] in ("copy", "sync", "move", "copyto"):
             locals_ = locals_[1:]
-        if remotes and locals_ and args.index(remotes[-1]) > args.index(locals_[-1]) or (n in ("lftp", "ftp") and urls):
+        if (remotes and locals_ and args.index(remotes[-1]) > args.index(locals_[-1])) or (
+            n in ("lftp", "ftp") and urls
+        ):
             tags.update({"send", "local_read"})
             for r in remotes:
                 host = r.split(":", 1)[0].split("@")[-1].lower()
@@ -339,19 +494,27 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             names = [a for a in low[1:] if not a.startswith("-")]
             remote = names[0] if names else "origin"
             host = model.remotes.get(remote) or _host_of(remote)
-            if host or any(a in ("--all", "--mirror", "--tags") for a in low):
-                if remote not in ("origin", "upstream") or host:
-                    tags.update({"send", "local_read"})
-                    stmt.hosts.append(host or remote)
+            bulk = any(a in ("--all", "--mirror", "--tags") for a in low)
+            if host or (bulk and remote not in ("origin", "upstream")):
+                tags.update({"send", "local_read"})
+                stmt.hosts.append(host or remote)
         elif low[0] == "bundle":
             tags.add("local_read")
-        elif low[0] == "config" and any(a.startswith("alias.") for a in low) and any(a.lstrip("'\"").startswith("!") for a in args):
-            tags.add("persist")
-        elif low[0] == "config" and "core.hookspath" in low:
+        elif (
+            low[0] == "config"
+            and any(a.startswith("alias.") for a in low)
+            and any(a.lstrip("'\"").startswith("!") for a in args)
+        ) or (low[0] == "config" and "core.hookspath" in low):
             tags.add("persist")
         return
     if n in ("aws", "gsutil", "az", "gcloud") and ("cp" in low or "sync" in low or "upload" in low):
-        broad = [a for a in args if re.match(r"^(?:~|\$HOME|\$\{HOME\}|/home|/etc|/root|/var/lib|\$env:USERPROFILE|C:\\Users)", a)]
+        broad = [
+            a
+            for a in args
+            if re.match(
+                r"^(?:~|\$HOME|\$\{HOME\}|/home|/etc|/root|/var/lib|\$env:USERPROFILE|C:\\Users)", a
+            )
+        ]
         if broad and any(a.startswith(("s3://", "gs://", "https://")) for a in low):
             # a build directory synced to a bucket is a deploy; a home directory is not
             tags.update({"send", "local_read"})
@@ -367,7 +530,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                 tags.update({"secret", "local_read"})
         return
     if n in ("new-inboxrule", "set-inboxrule", "set-mailbox", "new-transportrule") and any(
-        a in ("-forwardto", "-redirectto", "-forwardingsmtpaddress", "-forwardasattachmentto", "-blindcopyto")
+        a
+        in (
+            "-forwardto",
+            "-redirectto",
+            "-forwardingsmtpaddress",
+            "-forwardasattachmentto",
+            "-blindcopyto",
+        )
         for a in low
     ):
         tags.update({"send", "secret", "persist"})
@@ -378,8 +548,13 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         tags.update({"connect", "shell"})
         stmt.notes.append("builds a remote-shell payload")
         return
-    if n == "chmod" and any(re.fullmatch(r"[ugoa]*\+[rwx]*s[rwx]*|[2467][0-7]{3}", a) for a in low) and any(
-        re.search(r"/(?:ba|z|da|k)?sh$|/(?:python\d?|perl|ruby|find|vim?|env|awk|nmap|cp)$", a) for a in low
+    if (
+        n == "chmod"
+        and any(re.fullmatch(r"[ugoa]*\+[rwx]*s[rwx]*|[2467][0-7]{3}", a) for a in low)
+        and any(
+            re.search(r"/(?:ba|z|da|k)?sh$|/(?:python\d?|perl|ruby|find|vim?|env|awk|nmap|cp)$", a)
+            for a in low
+        )
     ):
         tags.add("persist")
         stmt.notes.append("setuid shell or interpreter")
@@ -395,7 +570,11 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         return
     if n in ("rm", "remove-item", "ri", "del", "erase", "rd", "rmdir", "shred", "srm", "wipe"):
         rec = any(re.fullmatch(r"-[a-z]*r[a-z]*|--recursive|-recurse|/s", a) for a in low)
-        force = any(re.fullmatch(r"-[a-z]*f[a-z]*|--force|-force|/q|/f", a) for a in low) or n in ("rd", "rmdir", "del")
+        force = any(re.fullmatch(r"-[a-z]*f[a-z]*|--force|-force|/q|/f", a) for a in low) or n in (
+            "rd",
+            "rmdir",
+            "del",
+        )
         paths = [a for a in args if not a.startswith("-") and not re.fullmatch(r"/[a-zA-Z]", a)]
         if "--no-preserve-root" in low or (rec and force and any(_BROAD.match(p) for p in paths)):
             tags.add("destroy")
@@ -412,7 +591,7 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     if n == "dd" and any(re.match(r"of=/dev/(?:sd|nvme|hd|xvd|vd|disk|mmcblk)", a) for a in low):
         tags.add("destroy")
         return
-    if n == "vssadmin" and "delete" in low or n == "wbadmin" and "delete" in low:
+    if (n == "vssadmin" and "delete" in low) or (n == "wbadmin" and "delete" in low):
         tags.add("destroy")
         return
     if n == "bcdedit" and ("recoveryenabled" in low or "bootstatuspolicy" in low):
@@ -427,7 +606,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     if n in ("schtasks",) and "/create" in low:
         tags.add("persist")
         return
-    if n == "reg" and low and low[0] == "add" and re.search(r"\\run(?:once)?\b|winlogon|image file execution|appinit|appcert|\\services\\", joined):
+    if (
+        n == "reg"
+        and low
+        and low[0] == "add"
+        and re.search(
+            r"\\run(?:once)?\b|winlogon|image file execution|appinit|appcert|\\services\\", joined
+        )
+    ):
         tags.add("persist")
         return
     if n in ("useradd", "adduser") or (n in ("net", "net1") and "user" in low and "/add" in low):
@@ -447,27 +633,62 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         tags.update({"secret", "local_read"})
         stmt.notes.append(f"{n} dumps the environment")
         return
-    if n in ("cat", "tac", "head", "tail", "less", "more", "xxd", "base64", "od", "hexdump", "type",
-             "get-content", "gc", "strings", "tar", "zip", "7z", "gzip", "compress-archive", "find", "cp",
-             "copy-item", "sqlite3", "git"):
+    if n in (
+        "cat",
+        "tac",
+        "head",
+        "tail",
+        "less",
+        "more",
+        "xxd",
+        "base64",
+        "od",
+        "hexdump",
+        "type",
+        "get-content",
+        "gc",
+        "strings",
+        "tar",
+        "zip",
+        "7z",
+        "gzip",
+        "compress-archive",
+        "find",
+        "cp",
+        "copy-item",
+        "sqlite3",
+        "git",
+    ):
         paths = [a for a in args if not a.startswith("-") or a == "-"]
         if paths:
             tags.add("local_read")
         if any(lex.SECRET_PATH.search(a) for a in paths):
             tags.add("secret")
-        if n in ("base64", "xxd") and any(a in ("-d", "--decode", "-r", "-D") or a.startswith("-r") for a in args):
+        if n in ("base64", "xxd") and any(
+            a in ("-d", "--decode", "-r", "-D") or a.startswith("-r") for a in args
+        ):
             tags.add("decode")
-        if n in ("tar", "zip", "7z") and any(re.match(r"^(?:~|\$HOME|/home|/etc|/root|\$env:USERPROFILE)", a) for a in args):
+        if n in ("tar", "zip", "7z") and any(
+            re.match(r"^(?:~|\$HOME|/home|/etc|/root|\$env:USERPROFILE)", a) for a in args
+        ):
             tags.add("secret")
         return
-    if n in ("printf", "echo") and any(re.search(r"(?:\\x[0-9a-f]{2}|\\[0-7]{3}){2,}", a) for a in low):
+    if n in ("printf", "echo") and any(
+        re.search(r"(?:\\x[0-9a-f]{2}|\\[0-7]{3}){2,}", a) for a in low
+    ):
         tags.add("decode")
         return
     if n in ("rev", "gunzip", "zcat", "uudecode") or (n == "openssl" and "-d" in low):
         tags.add("decode")
         return
     if (
-        any(re.fullmatch(r"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|/bin/\w+sh", a) for a in low)
+        any(
+            re.fullmatch(
+                r"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|/bin/\w+sh",
+                a,
+            )
+            for a in low
+        )
         and any(re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+", a) for a in low)
         and any(re.fullmatch(r"\d{2,5}", a) for a in low)
     ):
@@ -528,7 +749,9 @@ def _shell(carrier: Carrier, text: str, base: int, depth: int, model: _Model) ->
     visit(tree.root_node, [MAX_STATEMENTS])
 
 
-def _shell_stmt(node: Node, src: bytes, carrier: Carrier, base: int, ratio: float, depth: int, model: _Model) -> None:
+def _shell_stmt(
+    node: Node, src: bytes, carrier: Carrier, base: int, ratio: float, depth: int, model: _Model
+) -> None:
     s_start = base + int(node.start_byte * ratio)
     s_end = base + int(node.end_byte * ratio)
     stmt = Stmt(s_start, s_end, carrier.group, carrier.mention)
@@ -563,7 +786,11 @@ def _shell_stmt(node: Node, src: bytes, carrier: Carrier, base: int, ratio: floa
                     body = parent.child_by_field_name("body")
                     if body is not None and body.type == "command":
                         nm = body.child_by_field_name("name")
-                        cmd = _base(src[nm.start_byte : nm.end_byte].decode()) if nm is not None else None
+                        cmd = (
+                            _base(src[nm.start_byte : nm.end_byte].decode())
+                            if nm is not None
+                            else None
+                        )
                     break
                 parent = parent.parent
             lang = _lang_of_interpreter(cmd or "")
@@ -605,7 +832,11 @@ def _echoed(node: Node, src: bytes) -> list[tuple[str, str]]:
             continue
         nm = sub.child_by_field_name("name")
         if nm is None or _base(src[nm.start_byte : nm.end_byte].decode("utf-8", "replace")) not in (
-            "echo", "printf", "print", "cat", "tee"
+            "echo",
+            "printf",
+            "print",
+            "cat",
+            "tee",
         ):
             continue
         for arg in sub.children_by_field_name("argument"):
@@ -631,7 +862,9 @@ def _lang_of_interpreter(name: str) -> str | None:
     return spec[1] if spec else None
 
 
-def _shell_command(node: Node, src: bytes, stmt: Stmt, model: _Model, nested: list[tuple[str, str]]) -> None:
+def _shell_command(
+    node: Node, src: bytes, stmt: Stmt, model: _Model, nested: list[tuple[str, str]]
+) -> None:
     name_node = node.child_by_field_name("name")
     if name_node is None:
         return
@@ -640,7 +873,23 @@ def _shell_command(node: Node, src: bytes, stmt: Stmt, model: _Model, nested: li
     for c in node.children_by_field_name("argument"):
         args.append(_unquote(c, src))
     # wrappers: sudo, nohup, env VAR=x, timeout 5, xargs, exec
-    while _base(name) in ("sudo", "doas", "nohup", "time", "nice", "timeout", "stdbuf", "xargs", "command", "env", "setsid") and args:
+    while (
+        _base(name)
+        in (
+            "sudo",
+            "doas",
+            "nohup",
+            "time",
+            "nice",
+            "timeout",
+            "stdbuf",
+            "xargs",
+            "command",
+            "env",
+            "setsid",
+        )
+        and args
+    ):
         while args and (args[0].startswith("-") or re.fullmatch(r"\w+=.*|\d+[smh]?", args[0])):
             args = args[1:]
         if not args:
@@ -707,7 +956,9 @@ def _utf16_b64(value: str) -> str | None:
     return None
 
 
-def _nested(lang: str, script: str, outer: Stmt, carrier: Carrier, depth: int, model: _Model) -> None:
+def _nested(
+    lang: str, script: str, outer: Stmt, carrier: Carrier, depth: int, model: _Model
+) -> None:
     """A script inside a command: its effects are the outer statement's too."""
     if depth >= MAX_DEPTH or not script.strip():
         return
@@ -743,7 +994,9 @@ def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model:
         count += 1
         if count > MAX_STATEMENTS:
             break
-        stmt = Stmt(base + start, base + start + len(piece), carrier.group, carrier.mention, text=piece)
+        stmt = Stmt(
+            base + start, base + start + len(piece), carrier.group, carrier.mention, text=piece
+        )
         m = _ASSIGN.match(piece)
         if m:
             stmt.assigns.append(m.group(1))
@@ -751,11 +1004,14 @@ def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model:
         for si, stage in enumerate(stages):
             words = re.findall(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s|;()]+", stage)
             if m and si == 0:
-                words = re.findall(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s|;()]+", stage[m.end():])
+                words = re.findall(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s|;()]+", stage[m.end() :])
             words = [w for w in words if w not in ("&", "{", "}")]
             if words:
                 name = words[0].strip("'\"")
-                args = [w.strip("'\"") if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words[1:]]
+                args = [
+                    w.strip("'\"") if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w
+                    for w in words[1:]
+                ]
                 command_effects(name, args, si, stmt, model)
                 if _base(name) in ("pwsh", "powershell"):
                     for i, a in enumerate(args):
@@ -764,11 +1020,19 @@ def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model:
                             if decoded:
                                 stmt.tags.add("decode")
                                 _nested("powershell", decoded, stmt, carrier, depth, model)
-        for m2 in re.finditer(r"-(?:OutFile|DestinationPath|o)\s+(\"[^\"]+\"|'[^']+'|\S+)", piece, re.IGNORECASE):
+        for m2 in re.finditer(
+            r"-(?:OutFile|DestinationPath|o)\s+(\"[^\"]+\"|'[^']+'|\S+)", piece, re.IGNORECASE
+        ):
             stmt.writes.append(_file_key(m2.group(1)))
-        for m2 in re.finditer(r"DownloadFile\s*\(\s*[^,]+,\s*(\"[^\"]+\"|'[^']+'|[^)\s]+)", piece, re.IGNORECASE):
+        for m2 in re.finditer(
+            r"DownloadFile\s*\(\s*[^,]+,\s*(\"[^\"]+\"|'[^']+'|[^)\s]+)", piece, re.IGNORECASE
+        ):
             stmt.writes.append(_file_key(m2.group(1)))
-        for m2 in re.finditer(r"(?:Start-Process|&|\.\\|Invoke-Item|msiexec\s+/i)\s+(?:-FilePath\s+)?(\"[^\"]+\"|'[^']+'|\S+)", piece, re.IGNORECASE):
+        for m2 in re.finditer(
+            r"(?:Start-Process|&|\.\\|Invoke-Item|msiexec\s+/i)\s+(?:-FilePath\s+)?(\"[^\"]+\"|'[^']+'|\S+)",
+            piece,
+            re.IGNORECASE,
+        ):
             stmt.runs.append(_file_key(m2.group(1)))
             stmt.tags.add("exec_file")
         text_effects(piece, stmt)
@@ -817,8 +1081,15 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
     """A program in a non-shell language: comments dropped by the grammar, one
     statement per logical line, API evidence, and command strings passed to
     process sinks analyzed as shell."""
-    gl = {"javascript": "javascript", "typescript": "typescript", "ruby": "ruby", "perl": "perl",
-          "php": "php", "go": "go", "powershell": "powershell"}.get(lang)
+    gl = {
+        "javascript": "javascript",
+        "typescript": "typescript",
+        "ruby": "ruby",
+        "perl": "perl",
+        "php": "php",
+        "go": "go",
+        "powershell": "powershell",
+    }.get(lang)
     code = strip_comments(gl, text).text if gl else text
     if lang == "powershell":
         _token_statements(carrier, code, base, depth, model)
@@ -833,18 +1104,27 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
         count += 1
         if count > MAX_STATEMENTS:
             break
-        stmt = Stmt(base + start, base + start + len(line), carrier.group, carrier.mention, text=line)
+        stmt = Stmt(
+            base + start, base + start + len(line), carrier.group, carrier.mention, text=line
+        )
         m = _ASSIGN.match(line)
         if m:
             stmt.assigns.append(m.group(1))
         text_effects(line, stmt)
         model.stmts.append(stmt)
-        if lang != "python" or True:
-            for sm in _SINK_STRING.finditer(line):
-                s = sm.group("s")
-                if any(k in s.lower() for k in (" ", "/", "|")):
-                    _nested("shell", s.encode("utf-8", "surrogatepass").decode("unicode_escape", "replace") if "\\" in s else s,
-                            stmt, carrier, depth, model)
+        # command strings passed to a process sink run as shell
+        for sm in _SINK_STRING.finditer(line):
+            s = sm.group("s")
+            if any(k in s for k in (" ", "/", "|")):
+                script = _unescape_code(s) if "\\" in s else s
+                _nested("shell", script, stmt, carrier, depth, model)
+
+
+def _unescape_code(s: str) -> str:
+    try:
+        return s.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except (UnicodeDecodeError, ValueError):
+        return s
 
 
 def text_effects(text: str, stmt: Stmt) -> None:
@@ -876,7 +1156,13 @@ def _analyze_carrier(carrier: Carrier, model: _Model, depth: int, base: int | No
             for sm in _SINK_STRING.finditer(line):
                 s = sm.group("s")
                 if any(k in s for k in (" ", "/", "|")):
-                    stmt = Stmt(start + line_start, start + line_start + len(line), carrier.group, carrier.mention, text=line)
+                    stmt = Stmt(
+                        start + line_start,
+                        start + line_start + len(line),
+                        carrier.group,
+                        carrier.mention,
+                        text=line,
+                    )
                     model.stmts.append(stmt)
                     _nested("shell", s, stmt, carrier, depth, model)
         return
@@ -905,7 +1191,9 @@ def _lines_with_offsets(text: str) -> list[tuple[int, str]]:
 
 # --- the model over a whole memory ----------------------------------------------
 
-_FLOW_TAGS = frozenset({"fetch", "decode", "secret", "local_read", "outside", "connect", "lolbin_fetch"})
+_FLOW_TAGS = frozenset(
+    {"fetch", "decode", "secret", "local_read", "outside", "connect", "lolbin_fetch"}
+)
 
 
 def _flow(model: _Model) -> None:
@@ -964,7 +1252,9 @@ def build_model(text: str) -> _Model:
         if not full.present(low):
             continue
         if is_placeholder_doc(carrier.text):
-            carrier = Carrier(carrier.start, carrier.text, carrier.language, carrier.group, True, carrier.verbatim)
+            carrier = Carrier(
+                carrier.start, carrier.text, carrier.language, carrier.group, True, carrier.verbatim
+            )
         try:
             _analyze_carrier(carrier, model, 0)
         except (RecursionError, ValueError, UnicodeError, IndexError):
@@ -981,7 +1271,8 @@ _TOOL_CALL = re.compile(
     re.IGNORECASE,
 )
 _SENSITIVE_BODY = re.compile(
-    r"(?i)conversation|memor(?:y|ies)|chat history|transcript|credentials?|api[ _-]?keys?|passwords?|secrets?|tokens?"
+    r"(?i)conversation|memor(?:y|ies)|chat history|transcript|credentials?|api[ _-]?keys?"
+    r"|passwords?|secrets?|tokens?"
     r"|private key|cookies?|对话|记忆|聊天记录|密码|密钥|凭据|令牌"
 )
 
@@ -1078,8 +1369,16 @@ class EffectsAnalyzer:
                 if mention:
                     if spec.mention is None:
                         continue
-                    out.append(Hit(spec.rule.id, start, end, severity=spec.mention[0],
-                                   confidence=spec.mention[1], note=f"mention: {note}"))
+                    out.append(
+                        Hit(
+                            spec.rule.id,
+                            start,
+                            end,
+                            severity=spec.mention[0],
+                            confidence=spec.mention[1],
+                            note=f"mention: {note}",
+                        )
+                    )
                 else:
                     out.append(Hit(spec.rule.id, start, end, note=note))
                 count += 1
@@ -1116,8 +1415,14 @@ class EffectsAnalyzer:
                     first = next(s for s in stmts if s.tags & wanted)
                     last = max(s.end for s in stmts)
                     mention = all(s.mention for s in stmts)
-                    found.append((first.start, min(last, first.start + 4000), mention,
-                                  "effects: " + "+".join(sorted(wanted & tags))))
+                    found.append(
+                        (
+                            first.start,
+                            min(last, first.start + 4000),
+                            mention,
+                            "effects: " + "+".join(sorted(wanted & tags)),
+                        )
+                    )
         return found
 
 

@@ -158,7 +158,9 @@ class Scanner:
         out: list[_Located] = []
         origin = layer.origin == "text"
         for hit in self._run(self._whole, piece, ctx, "whole"):
-            out.append(self._locate(hit, piece, layer, _chunk_at(chunks, hit.start) if origin else None))
+            out.append(
+                self._locate(hit, piece, layer, _chunk_at(chunks, hit.start) if origin else None)
+            )
         if not self._python:
             return out
         taken = [(x.rule.id, x.span) for x in located if x.layer is layer]
@@ -173,9 +175,22 @@ class Scanner:
             for hit in self._run(self._python, sub, ctx, "py"):
                 if not carrier.verbatim and hit.value is not None:
                     # offsets inside unescaped text do not map back: no redaction span
-                    hit = Hit(hit.rule_id, hit.start, hit.end, None, hit.confidence, hit.severity, hit.note)
-                item = self._locate(hit, sub, layer, _chunk_at(chunks, sub.span.start) if origin else None)
-                if any(r == item.rule.id and s[0] < item.span[1] and item.span[0] < s[1] for r, s in taken):
+                    hit = Hit(
+                        hit.rule_id,
+                        hit.start,
+                        hit.end,
+                        None,
+                        hit.confidence,
+                        hit.severity,
+                        hit.note,
+                    )
+                item = self._locate(
+                    hit, sub, layer, _chunk_at(chunks, sub.span.start) if origin else None
+                )
+                if any(
+                    r == item.rule.id and s[0] < item.span[1] and item.span[0] < s[1]
+                    for r, s in taken
+                ):
                     continue
                 taken.append((item.rule.id, item.span))
                 out.append(item)

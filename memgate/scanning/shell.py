@@ -28,6 +28,7 @@ from memgate.domain import Chunk, ChunkKind, Severity
 from memgate.scanning._code_lang import has_any
 from memgate.scanning._code_shell import Command, Segment, shell_segments
 from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.carriers import is_mention
 from memgate.scanning.rules import Rule
 
 SKIP_LANGUAGES = frozenset({"json", "yaml", "toml", "sql", "css", "html"})
@@ -144,6 +145,8 @@ class ShellAnalyzer:
                 if any(s < seg.end and seg.start < e for s, e in covered):
                     continue  # overlapping prose candidates: one hit per command
                 hit = self._check(spec, seg)
+                if hit is not None and _mentioned(text, seg.start):
+                    continue  # mention is not use: a comment, or quoted in a warning
                 if hit is not None:
                     covered.append((seg.start, seg.end))
                     out.append(hit)
@@ -244,6 +247,23 @@ class ShellAnalyzer:
                     )
             return None
         return None
+
+
+_COMMENT = re.compile(r"^\s*(?:#|//|REM\b|::)")
+
+
+def _mentioned(text: str, pos: int) -> bool:
+    """The command sits in a comment line, or in inline code inside a sentence
+    that warns against it or describes it (see `carriers.is_mention`)."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    line_end = text.find("\n", pos)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    if _COMMENT.match(line) and not line.lstrip().startswith("#!"):
+        return True
+    if "`" not in line:
+        return False
+    outside = re.sub(r"`[^`\n]*`", " ", line)
+    return len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]", outside)) >= 3 and is_mention(outside)
 
 
 def _runs_fetch(word: str, fetchers: frozenset[str]) -> bool:
