@@ -1131,11 +1131,21 @@ def text_effects(text: str, stmt: Stmt) -> None:
     """API evidence and sensitive names in a statement's text (any language)."""
     if len(text) > 20_000:
         text = text[:20_000]
-    for tag, pattern in _API:
-        if tag not in stmt.tags and pattern.search(text):
-            stmt.tags.add(tag)
-    if "secret" not in stmt.tags and (
-        lex.SECRET_API.search(text) or lex.SECRET_VAR.search(text) or _reads_secret_path(text)
+    present = _tag_words().present(text.lower())
+    if present:
+        for tag, pattern in _API:
+            if tag in stmt.tags or present.isdisjoint(lex.TAG_WORDS[tag]):
+                continue
+            if pattern.search(text):
+                stmt.tags.add(tag)
+    if (
+        "secret" not in stmt.tags
+        and not present.isdisjoint(lex.SECRET_WORDS)
+        and (
+            lex.SECRET_API.search(text)
+            or lex.SECRET_VAR.search(text)
+            or _reads_secret_path(text)
+        )
     ):
         stmt.tags.add("secret")
     stmt.hosts.extend(m.group(1).lower() for m in lex.URL.finditer(text))
@@ -1234,6 +1244,13 @@ def foreign(hosts: Sequence[str]) -> bool:
     if not real:
         return True
     return any(not lex.OWN_HOST.match(h.strip("[]")) for h in real)
+
+
+@lru_cache(maxsize=1)
+def _tag_words() -> KeywordSet:
+    """Gate words of every API pattern and of secret names (built once)."""
+    words = [w for ws in lex.TAG_WORDS.values() for w in ws]
+    return KeywordSet((*words, *lex.SECRET_WORDS))
 
 
 @lru_cache(maxsize=1)
