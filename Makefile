@@ -34,8 +34,8 @@ run: setup
 	$(BIN)/memgate serve --data-dir data
 
 lint: setup
-	$(BIN)/ruff check memgate tests benchmarks
-	$(BIN)/ruff format --check memgate tests benchmarks
+	$(BIN)/ruff check memgate tests benchmarks tools
+	$(BIN)/ruff format --check memgate tests benchmarks tools
 
 typecheck: setup
 	$(BIN)/mypy --strict memgate

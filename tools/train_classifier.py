@@ -10,9 +10,10 @@ measures the result and is never trained or tuned on.
 
 Model: hashed character 1..5-grams of the folded text (`memgate.scanning._features`,
 the same function inference uses), each text's count vector divided by the square
-root of its n-gram count, and a multinomial logistic regression (scikit-learn's
+root of its n-gram count, and one-vs-rest logistic regressions (scikit-learn's
 SGDClassifier with log loss, elastic-net penalty to keep the weights sparse and the
-file small). Classes: benign, injection, dangerous_code, exfil, secret, pii.
+file small) whose scores a softmax turns into probabilities, at training and at
+inference alike. Classes: benign, injection, dangerous_code, exfil, secret, pii.
 
 Output: `memgate/scanning/_models/classifier.npz` (float16 weights, bias, class
 names, training metadata) and `docs/classifier.md`'s numbers are printed for the
@@ -27,7 +28,7 @@ import argparse
 import hashlib
 import json
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,7 +84,7 @@ def _group(origin: str) -> str:
     return "/".join(parts[:2]) if parts[0] == "gen" else parts[0]
 
 
-def load(corpus: Path) -> list[Item]:
+def load(corpus: Path, *, local: bool = True) -> list[Item]:
     items: list[Item] = []
     for row in _jsonl(corpus / "train" / "train.jsonl"):
         origin = str(row["origin"])
@@ -100,6 +101,86 @@ def load(corpus: Path) -> list[Item]:
         items.append(Item(str(row["text"]), label, origin.split("/")[0], origin))
     for row in _jsonl(corpus / "dev.jsonl"):
         items.append(Item(str(row["text"]), str(row["label"]), "dev", "dev"))
+    if local:
+        items.extend(local_benign())
+    return items
+
+
+LOCAL_CAP = {"local/pydoc": 5000, "local/pycode": 3000, "local/debdoc": 3000}
+"""Benign text read from this machine, by group (see `local_benign`)."""
+
+
+def _paragraphs(text: str, low: int = 120, high: int = 1500) -> Iterable[str]:
+    """Blank-line separated pieces, merged up to `high` characters."""
+    buf = ""
+    for part in text.split("\n\n"):
+        part = part.strip()
+        if not part:
+            continue
+        if buf and len(buf) + len(part) > high:
+            if len(buf) >= low:
+                yield buf
+            buf = ""
+        buf = f"{buf}\n\n{part}" if buf else part
+    if len(buf) >= low:
+        yield buf[: high * 2]
+
+
+def local_benign(seed: int = SEED) -> list[Item]:
+    """Benign prose and code the machine already has, so the model meets more than
+    the corpus's few benign styles: the installed packages' docstrings and
+    descriptions (`local/pydoc`), their source (`local/pycode`), and Debian's
+    package documentation (`local/debdoc`). Only the weights learnt from them are
+    shipped, never the text. Deterministic for one environment (sorted files, a
+    seeded sample); another machine with other packages gives a similar mix."""
+    import ast
+    import gzip
+    import random
+    import sysconfig
+
+    pools: dict[str, list[str]] = {g: [] for g in LOCAL_CAP}
+    site = Path(sysconfig.get_paths()["purelib"])
+    for meta in sorted(site.glob("*.dist-info/METADATA")):
+        body = meta.read_text(encoding="utf-8", errors="replace").partition("\n\n")[2]
+        pools["local/pydoc"].extend(_paragraphs(body))
+    files = [p for p in sorted(site.rglob("*.py")) if not {"tests", "test"} & set(p.parts)]
+    random.Random(seed).shuffle(files)
+    for py in files[:2500]:
+        try:
+            source = py.read_text(encoding="utf-8")
+            tree = ast.parse(source)
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef):
+                doc = ast.get_docstring(node)
+                if doc and len(doc) >= 120:
+                    pools["local/pydoc"].append(doc[:3000])
+        lines = source.split("\n")
+        for start in range(0, len(lines), 60):
+            piece = "\n".join(lines[start : start + 40]).strip()
+            if len(piece) >= 200:
+                pools["local/pycode"].append(piece[:3000])
+    doc_root = Path("/usr/share/doc")
+    if doc_root.is_dir():
+        for path in sorted(doc_root.rglob("*")):
+            name = path.name.lower()
+            if not path.is_file() or not (
+                name.startswith(("readme", "changelog", "news")) or name.endswith((".md", ".txt"))
+            ):
+                continue
+            try:
+                raw = path.read_bytes()[: 1 << 20]
+                text = gzip.decompress(raw) if name.endswith(".gz") else raw
+                pools["local/debdoc"].extend(_paragraphs(text.decode("utf-8", "replace")[:60000]))
+            except (OSError, EOFError, gzip.BadGzipFile):
+                continue
+    rng = random.Random(seed)
+    items: list[Item] = []
+    for group, texts in pools.items():
+        unique = sorted(set(texts))
+        rng.shuffle(unique)
+        items.extend(Item(t, "benign", group, group) for t in unique[: LOCAL_CAP[group]])
     return items
 
 
@@ -120,17 +201,23 @@ def featurize(texts: Sequence[str]) -> sparse.csr_matrix:
     return matrix
 
 
+BENIGN_WEIGHT = 3.0
+ALPHA = 1e-5
+
+
 def _weights(labels: Sequence[str]) -> npt.NDArray[np.float64]:
-    """Each class weighs the same in total (the corpus has 40 % benign, 8 % exfil)."""
-    counts = Counter(labels)
-    return np.array([len(labels) / (len(counts) * counts[y]) for y in labels])
+    """A benign item weighs BENIGN_WEIGHT, every other 1. Not class-balanced: held
+    out by origin, a balanced model flagged 11 % of dev.jsonl's benign writes at
+    p >= 0.9 (3.6 % at 0.99); this one 3.6 % (0.7 %), at the cost of recall. Real
+    traffic is mostly benign, and the classifier must rarely decide alone."""
+    return np.array([BENIGN_WEIGHT if y == "benign" else 1.0 for y in labels])
 
 
 def fit(x: sparse.csr_matrix, labels: Sequence[str], *, epochs: int = 8) -> SGDClassifier:
     model = SGDClassifier(
         loss="log_loss",
         penalty="elasticnet",
-        alpha=2e-6,
+        alpha=ALPHA,
         l1_ratio=0.15,
         max_iter=epochs,
         tol=None,
@@ -141,58 +228,69 @@ def fit(x: sparse.csr_matrix, labels: Sequence[str], *, epochs: int = 8) -> SGDC
     return model
 
 
+def _full(model: SGDClassifier) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Weights (n_classes, n_features) and bias per class of CLASSES; a class the
+    training data lacked gets a bias that keeps it at probability ~0. A two-class
+    fit has one weight row, for its second class."""
+    coef = np.zeros((len(CLASSES), model.coef_.shape[1]))
+    bias = np.full(len(CLASSES), -30.0)
+    if len(model.classes_) == 2:
+        coef[model.classes_[1]] = model.coef_[0]
+        bias[model.classes_[1]] = model.intercept_[0]
+        bias[model.classes_[0]] = 0.0
+    else:
+        coef[model.classes_] = model.coef_
+        bias[model.classes_] = model.intercept_
+    return coef, bias
+
+
 def probabilities(model: SGDClassifier, x: sparse.csr_matrix) -> npt.NDArray[np.float64]:
-    scores = x @ model.coef_.T + model.intercept_
+    """As inference computes them: softmax over the one-vs-rest scores."""
+    coef, bias = _full(model)
+    scores = np.asarray(x @ coef.T) + bias
     scores -= scores.max(axis=1, keepdims=True)
     exp = np.exp(scores)
-    full = np.zeros((x.shape[0], len(CLASSES)))
-    full[:, model.classes_] = exp / exp.sum(axis=1, keepdims=True)
-    return full
+    out: npt.NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
+    return out
 
 
-def leave_one_origin_out(items: Sequence[Item], x: sparse.csr_matrix, threshold: float) -> None:
+def leave_one_origin_out(
+    items: Sequence[Item], x: sparse.csr_matrix, thresholds: Sequence[float]
+) -> None:
     """Hold each group out in turn, train on the rest, report on the held-out group:
-    for a malicious or sensitive group the share flagged (any non-benign class above
-    `threshold`), for a benign group the share wrongly flagged."""
+    for a malicious or sensitive group the share given its own class, for a benign
+    group the share given any other class, at each probability threshold."""
     groups = sorted({it.group for it in items})
-    print(f"\n## Leave-one-origin-out, flag threshold {threshold}\n")
-    print("| held-out group | label | n | flagged | as own class |")
-    print("|---|---|---|---|---|")
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    heads = " | ".join(f"@{t}" for t in thresholds)
+    print("\n## Classifier alone, leave-one-origin-out (flagged share per threshold)\n")
+    print(f"| held-out group | label | n | {heads} |")
+    print("|---|---|---|" + "---|" * len(thresholds))
+    totals: dict[str, npt.NDArray[np.float64]] = {}
+    sizes: Counter[str] = Counter()
     for group in groups:
         test = np.array([it.group == group for it in items])
         train_idx = np.flatnonzero(~test)
         model = fit(x[train_idx], [items[i].label for i in train_idx], epochs=5)
         test_idx = np.flatnonzero(test)
         probs = probabilities(model, x[test_idx])
-        by_label: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-        for row, i in zip(probs, test_idx, strict=True):
-            label = items[i].label
-            flagged = float(row[1:].max()) >= threshold
-            own = label != "benign" and float(row[CLASSES.index(label)]) >= threshold
-            cell = by_label[label]
-            cell[0] += 1
-            cell[1] += flagged
-            cell[2] += own
-        for label, (n, flagged, own) in sorted(by_label.items()):
-            t = totals[label]
-            t[0] += n
-            t[1] += flagged
-            t[2] += own
-            own_cell = "" if label == "benign" else f"{own / n:.1%}"
-            print(f"| {group} | {label} | {n} | {flagged / n:.1%} | {own_cell} |")
-    print("\n| label (all held-out groups) | n | flagged | as own class |")
-    print("|---|---|---|---|")
-    for label, (n, flagged, own) in sorted(totals.items()):
-        own_cell = "" if label == "benign" else f"{own / n:.1%}"
-        print(f"| {label} | {n} | {flagged / n:.1%} | {own_cell} |")
+        labels = np.array([items[i].label for i in test_idx])
+        for label in sorted(set(labels)):
+            rows = probs[labels == label]
+            p = rows[:, 1:].max(axis=1) if label == "benign" else rows[:, CLASSES.index(label)]
+            share = np.array([(p >= t).mean() for t in thresholds])
+            totals[label] = totals.get(label, np.zeros(len(thresholds))) + share * len(rows)
+            sizes[label] += len(rows)
+            cells = " | ".join(f"{v:.1%}" for v in share)
+            print(f"| {group} | {label} | {len(rows)} | {cells} |", flush=True)
+    print(f"\n| label (all held-out groups) | n | {heads} |")
+    print("|---|---|" + "---|" * len(thresholds))
+    for label, total in sorted(totals.items()):
+        cells = " | ".join(f"{v / sizes[label]:.1%}" for v in total)
+        print(f"| {label} | {sizes[label]} | {cells} |")
 
 
 def write(model: SGDClassifier, items: Sequence[Item], path: Path, *, quiet: bool = False) -> None:
-    coef = np.zeros((len(CLASSES), model.coef_.shape[1]))
-    coef[model.classes_] = model.coef_
-    bias = np.full(len(CLASSES), -30.0)
-    bias[model.classes_] = model.intercept_
+    coef, bias = _full(model)
     digest = hashlib.sha256()
     for it in items:
         digest.update(it.label.encode() + b"\0" + it.text.encode("utf-8", "surrogatepass"))
@@ -223,14 +321,14 @@ def main() -> None:
     parser.add_argument(
         "--write", action="store_true", help="write the model (default without --loo)"
     )
-    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--thresholds", default="0.5,0.8,0.9,0.95,0.98,0.99")
     args = parser.parse_args()
     t0 = time.perf_counter()
     items = load(args.corpus)
     x = featurize([it.text for it in items])
     print(f"{len(items)} items, {x.nnz} non-zeros, featurized in {time.perf_counter() - t0:.1f} s")
     if args.loo:
-        leave_one_origin_out(items, x, args.threshold)
+        leave_one_origin_out(items, x, [float(t) for t in args.thresholds.split(",")])
     if args.write or not args.loo:
         model = fit(x, [it.label for it in items])
         write(model, items, MODEL)

@@ -19,9 +19,9 @@ __all__ = ["FEATURE_BITS", "NGRAM_SIZES", "fold", "hashed_ngrams", "ngram_span",
 
 FEATURE_BITS = 18
 NGRAM_SIZES = (1, 2, 3, 4, 5)
-MAX_CODEPOINTS = 8192
-"""Longer texts are featurised on their first MAX_CODEPOINTS code points (the
-analyzer windows long chunks before calling this)."""
+MAX_CODEPOINTS = 65536
+"""Longer texts are featurised on their first MAX_CODEPOINTS code points (bounded
+time on any input; the analyzer reads the chunk in windows)."""
 
 _PRIME = np.uint64(0x100000001B3)
 _MIX = np.uint64(0x9E3779B97F4A7C15)

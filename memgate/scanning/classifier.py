@@ -9,10 +9,11 @@ probability, so the policy's severity and category weights turn it into a
 deduction like any other finding; the note names the probability and the words
 that pushed the text towards the class, so a reviewer sees why.
 
-Inference is a gather and a sum: about 0.1 ms for 2 KB. Long chunks are read in
-overlapping windows (the model was trained on texts of at most 6,000 characters
-and one planted line in a long page must not be diluted away); the highest
-probability of any window counts.
+Inference is a gather and a sum: about 0.1 ms for 2 KB. Chunks longer than
+WINDOW + STRIDE code points are read in overlapping windows (one planted line in a
+long page must not be diluted away), all from one gather through cumulative sums;
+the highest probability of any window counts. Chunks are read up to
+`_features.MAX_CODEPOINTS`.
 """
 
 from __future__ import annotations
@@ -28,16 +29,26 @@ import numpy as np
 import numpy.typing as npt
 
 from memgate.domain import Chunk
-from memgate.scanning._features import FEATURE_BITS, fold, hashed_ngrams, ngram_span, unfold
+from memgate.scanning._features import (
+    FEATURE_BITS,
+    NGRAM_SIZES,
+    fold,
+    hashed_ngrams,
+    ngram_span,
+    unfold,
+)
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.rules import Rule
 
 log = logging.getLogger(__name__)
 
 MODELS = Path(__file__).with_name("_models")
-WINDOW = 2000
-STRIDE = 1500
+WINDOW = 384
+STRIDE = 192
 MIN_CHARS = 12
+MIN_CHARS_QUIET = 40
+"""Sensitive classes read only chunks this long: the gateway also scans keys and
+metadata values, where a classifier guess must not refuse a write."""
 EVIDENCE_WORDS = 5
 QUIET_CLASSES = frozenset({"secret", "pii"})
 """No words as evidence for these: a word could be part of the value."""
@@ -53,19 +64,6 @@ class Model:
 
     def index(self, cls: str) -> int:
         return self.classes.index(cls)
-
-    def scores(self, idx: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
-        if len(idx) == 0:
-            return self.bias.copy()
-        total = np.array([w.take(idx).sum() for w in self.weights], dtype=np.float32)
-        out: npt.NDArray[np.float32] = total / np.float32(np.sqrt(len(idx))) + self.bias
-        return out
-
-    def probabilities(self, idx: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
-        s = self.scores(idx)
-        e = np.exp(s - s.max())
-        out: npt.NDArray[np.float32] = e / e.sum()
-        return out
 
 
 @lru_cache(maxsize=4)
@@ -111,48 +109,77 @@ class ClassifierAnalyzer:
         text = chunk.text
         if model is None or len(text) < MIN_CHARS:
             return ()
-        best: npt.NDArray[np.float32] | None = None
-        best_idx: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.intp]]] = {}
-        for start in _windows(len(text)):
-            cp = fold(text[start : start + WINDOW])
-            idx = hashed_ngrams(cp)
-            probs = model.probabilities(idx)
-            if best is None:
-                best = probs.copy()
-                best_idx = {c: (cp, idx) for c in range(len(probs))}
-                continue
-            for column in np.flatnonzero(probs > best):
-                best[column] = probs[column]
-                best_idx[int(column)] = (cp, idx)
-        if best is None:
-            return ()
+        cp = fold(text)
+        idx = hashed_ngrams(cp)
+        # One gather per class; every window's score is then a difference of
+        # cumulative sums, so reading a long chunk in windows costs one pass.
+        contrib = np.stack([w.take(idx) for w in model.weights])
+        probs, windows = _window_probabilities(model, contrib, len(cp))
+        best = probs.max(axis=1)
         hits: list[Hit] = []
         for watch in self._watch:
             p = float(best[watch.column])
-            if p < watch.threshold:
+            quiet = watch.cls in QUIET_CLASSES
+            if p < watch.threshold or (quiet and len(text) < MIN_CHARS_QUIET):
                 continue
-            cp, idx = best_idx[watch.column]
             note = f"classifier p={p:.2f} {watch.cls}"
-            if watch.cls not in QUIET_CLASSES:
-                words = _top_words(model, cp, idx, watch.column)
+            if not quiet:
+                a, b = windows[int(probs[watch.column].argmax())]
+                words = _top_words(model, cp, idx, watch.column, (a, b))
                 if words:
                     note += ": " + ", ".join(words)
             hits.append(Hit(rule_id=watch.rule_id, start=0, end=len(text), confidence=p, note=note))
         return hits
 
 
-def _windows(n: int) -> range:
-    if n <= WINDOW + STRIDE // 2:
-        return range(0, 1)
-    return range(0, n - STRIDE // 2, STRIDE)
+def _window_probabilities(
+    model: Model, contrib: npt.NDArray[np.float32], n: int
+) -> tuple[npt.NDArray[np.float32], list[tuple[int, int]]]:
+    """Class probabilities (n_classes, n_windows) of the windows of a chunk of `n`
+    folded code points, and the windows' spans. A chunk up to WINDOW + STRIDE is
+    one window."""
+    bias = model.bias[:, None]
+    total = contrib.shape[1]
+    if n <= WINDOW + STRIDE or total == 0:
+        scores = contrib.sum(axis=1, keepdims=True) / np.float32(np.sqrt(max(total, 1))) + bias
+        return _softmax(scores), [(0, n)]
+    # per start position: the summed weights and the count of the n-grams there
+    at = np.zeros((contrib.shape[0], n), dtype=np.float32)
+    count = np.zeros(n, dtype=np.float32)
+    offset = 0
+    for size in NGRAM_SIZES:
+        m = n - size + 1
+        at[:, :m] += contrib[:, offset : offset + m]
+        count[:m] += 1
+        offset += m
+    cum = np.concatenate((np.zeros((at.shape[0], 1), np.float32), at.cumsum(axis=1)), axis=1)
+    cum_count = np.concatenate(([0.0], count.cumsum()))
+    starts = np.arange(0, n - STRIDE, STRIDE)
+    ends = np.minimum(starts + WINDOW, n)
+    sums = cum[:, ends] - cum[:, starts]
+    counts = np.maximum(cum_count[ends] - cum_count[starts], 1.0).astype(np.float32)
+    scores = sums / np.sqrt(counts) + bias
+    return _softmax(scores), list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _softmax(scores: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    e = np.exp(scores - scores.max(axis=0, keepdims=True))
+    out: npt.NDArray[np.float32] = (e / e.sum(axis=0, keepdims=True)).astype(np.float32)
+    return out
 
 
 def _top_words(
-    model: Model, cp: npt.NDArray[np.uint64], idx: npt.NDArray[np.intp], column: int
+    model: Model,
+    cp: npt.NDArray[np.uint64],
+    idx: npt.NDArray[np.intp],
+    column: int,
+    window: tuple[int, int],
 ) -> list[str]:
-    """The words around the n-grams that pushed most towards `column` (against
-    the benign class), without digits, in order of weight."""
+    """The words around the n-grams of `window` that pushed most towards `column`
+    (against the benign class), without digits, in order of weight."""
     push = model.weights[column].take(idx) - model.weights[0].take(idx)
+    starts = np.concatenate([np.arange(max(len(cp) - s + 1, 0)) for s in NGRAM_SIZES])
+    push[(starts < window[0]) | (starts >= window[1])] = 0.0
     k = min(len(push), 60)
     order = np.argpartition(-push, k - 1)[:k]
     order = order[np.argsort(-push[order])]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from memgate.scanning.analyzer import AnalyzerFactory
+from memgate.scanning.classifier import ClassifierAnalyzer
 from memgate.scanning.effects import EffectsAnalyzer
 from memgate.scanning.exfil import ExfilAnalyzer
 from memgate.scanning.identifiers import IdentifierAnalyzer
@@ -18,6 +19,7 @@ from memgate.scanning.shell import ShellAnalyzer
 
 BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
     {
+        "classifier": ClassifierAnalyzer,
         "effects": EffectsAnalyzer,
         "exfil": ExfilAnalyzer,
         "identifiers": IdentifierAnalyzer,

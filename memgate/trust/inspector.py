@@ -9,7 +9,7 @@ from pathlib import Path
 from memgate.domain import ScanReport, Source
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
 from memgate.trust.policy import Policy
-from memgate.trust.score import score
+from memgate.trust.score import score, weigh_classifier
 
 FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
 
@@ -46,13 +46,14 @@ class Inspector:
 
     def inspect(self, text: str, source: Source = Source.TOOL) -> ScanReport:
         result = self.scanner.scan(text, source)
-        verdict = score(result.findings, source, self.policy)
+        findings = weigh_classifier(result.findings, self.policy)
+        verdict = score(findings, source, self.policy)
         return ScanReport(
             decision=verdict.decision,
             trust_score=verdict.trust_score,
             source=source,
             source_prior=self.policy.source(source).prior,
-            findings=result.findings,
+            findings=findings,
             chunks=result.chunks,
             redacted=result.redacted,
             rules_version=result.rules_version,

@@ -50,6 +50,29 @@ class LayerPolicy(BaseModel):
     hidden_multiplier: float = Field(default=1.0, ge=0.0)
 
 
+class ClassifierPolicy(BaseModel):
+    """How the trained classifier's findings (rule ids `MG-CLS-*`) count. Its
+    probability is the finding's confidence. Below `threshold` a finding is
+    dropped; from there up to the category's `confident` probability it only
+    corroborates: it counts at the `corroborating` severity (a small deduction
+    that alone leaves a write approved, but adds to what the rules found) and, for
+    secrets and personal data, it is dropped (it has no value to redact); at or
+    above `confident` it counts at its rule's severity. `weight` scales every
+    classifier deduction."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule_prefix: str = "MG-CLS-"
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    confident: dict[Category, float] = Field(default_factory=dict)
+    default_confident: float = Field(default=0.99, ge=0.0, le=1.01)
+    corroborating: Severity = Severity.INFO
+    weight: float = Field(default=1.0, ge=0.0)
+
+    def confident_at(self, category: Category) -> float:
+        return self.confident.get(category, self.default_confident)
+
+
 class RoutingPolicy(BaseModel):
     """Where writes go. Web and document content is never auto-approved long-term,
     whatever `trusted_sources` says."""
@@ -83,6 +106,7 @@ class Policy(BaseModel):
     categories: dict[Category, CategoryPolicy] = Field(default_factory=dict)
     sources: dict[Source, SourcePolicy] = Field(default_factory=dict)
     layers: LayerPolicy = LayerPolicy()
+    classifier: ClassifierPolicy = ClassifierPolicy()
     routing: RoutingPolicy = RoutingPolicy()
 
     @model_validator(mode="after")

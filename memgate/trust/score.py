@@ -18,6 +18,30 @@ class Verdict:
     reasons: tuple[str, ...]
 
 
+def weigh_classifier(findings: Iterable[Finding], policy: Policy) -> tuple[Finding, ...]:
+    """The findings as the policy's `[classifier]` section counts them: the trained
+    classifier's below its threshold dropped, the merely corroborating ones at the
+    corroborating severity (sensitive ones dropped), the confident ones as they are,
+    each scaled by the classifier weight. Other findings pass unchanged."""
+    cls = policy.classifier
+    out: list[Finding] = []
+    for finding in findings:
+        if not finding.rule_id.startswith(cls.rule_prefix):
+            out.append(finding)
+            continue
+        p = finding.confidence
+        if p < cls.threshold:
+            continue
+        update: dict[str, object] = {"weight": finding.weight * cls.weight}
+        if p < cls.confident_at(finding.category):
+            if finding.category.sensitive:
+                continue
+            update["severity"] = cls.corroborating
+            update["evidence"] = f"{finding.evidence} (corroborating)"
+        out.append(finding.model_copy(update=update))
+    return tuple(out)
+
+
 def deduction(finding: Finding, source: Source, policy: Policy) -> float:
     """How much one finding lowers trust."""
     value = (
