@@ -59,7 +59,7 @@ INTERPRETERS = frozenset(
         ".",
     }
 )
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "busybox", "csh", "tcsh"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "csh", "tcsh"})
 FETCHERS = frozenset(
     {
         "curl",
@@ -94,6 +94,7 @@ INLINE_FLAGS: dict[str, tuple[frozenset[str], str]] = {
     "ruby": (frozenset({"-e"}), "ruby"),
     "php": (frozenset({"-r"}), "php"),
     "lua": (frozenset({"-e"}), "lua"),
+    "crystal": (frozenset({"eval"}), "ruby"),
     "osascript": (frozenset({"-e"}), "applescript"),
     "pwsh": (frozenset({"-c", "-command", "-com", "-comm"}), "powershell"),
     "powershell": (frozenset({"-c", "-command", "-com", "-comm"}), "powershell"),
@@ -278,6 +279,7 @@ API: tuple[tuple[str, str], ...] = (
         r"|\becho\s+-e\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}|\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
         r"|\$\(\s*(?:echo|printf)\b[^)]{0,200}\|\s*(?:rev|base64\s+-d|xxd\s+-r|tr\b)[^)]*\)",
     ),
+    ("miner", r"\bxmrig\b|\bminerd\b|\bcpuminer\b|\bstratum\+(?:tcp|ssl)://|\bnicehash\b|\bcoinhive\b"),
     ("shellcode", r"(?:\\x[0-9a-fA-F]{2}){24,}|(?:0x[0-9a-fA-F]{2}\s*,\s*){24,}"),
 )
 # Paths that persist when written to (a redirect, tee, cp / mv destination,
@@ -970,7 +972,7 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
     "fetch": ("fetch", "axios", "http", "xmlhttp", "download", "webclient", "invoke-", "iwr", "irm",
               "bits", "uri", "open", "lwp", "tiny", "getstore", "get(", "curl_exec", "urlopen",
               "urlretrieve", "requests.get", "msxml", "winhttp", "httpclient", "ajax", "restclient"),
-    "exec": ("eval", "function", "vm.run", "sync(", "child_process", "exec", "spawn", "system",
+    "exec": ("shell:", "shell=", "shell =", "shell :", "process.new", "process.run", "eval", "function", "vm.run", "sync(", "child_process", "exec", "spawn", "system",
              "passthru", "popen", "proc_open", "assert", "create_function", "instance_eval",
              "class_eval", "kernel.", "open3", "%x", "command", "runtime", "processbuilder",
              "process.start", "invoke-expression", "iex", "scriptblock", "invoke-command",
@@ -1018,6 +1020,7 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
                   "gsecdump", "hashdump", "kerberoast", "rubeus", "unshadow", "dump-keychain",
                   "vaultcredential", "findstr", "invoke-"),
     "obfuscated": ("$", "printf", "echo -e"),
+    "miner": ("xmrig", "minerd", "cpuminer", "stratum+", "nicehash", "coinhive"),
     "shellcode": ("\\x", "0x"),
 }
 SECRET_WORDS = (

@@ -203,7 +203,7 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         mention = prose_words >= 3 and is_mention(outside)
         for m in spans:
             out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=mention))
-        if len(spans) >= 2 and line.count("`") % 2 == 0:
+        if line.count("`") >= 3 and line.count("`") % 2 == 0:
             # backticks inside the code (`` `…`cmd`…` ``) split it: the outer span too
             first, last = line.index("`"), line.rindex("`")
             out.append(

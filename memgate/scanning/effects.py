@@ -264,6 +264,7 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     if n in lex.FETCHERS and not any(_URLISH.search(a) for a in args):
         return  # `curl ...|bash` in a sentence names the pattern, it fetches nothing
     if n in lex.FETCHERS:
+        tags.add("fetcher")
         upload = any(
             a
             in (
@@ -673,6 +674,12 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         ):
             tags.add("secret")
         return
+    if n in ("tar", "unzip", "7z", "expand-archive", "bsdtar") and (
+        n != "tar" or any(re.fullmatch(r"-?[a-z]*x[a-z]*f?", a) for a in low[:2])
+    ):
+        tags.add("extract")
+        stmt.runs.extend(_file_key(a) for a in args if not a.startswith("-"))
+        return
     if n in ("printf", "echo") and any(
         re.search(r"(?:\\x[0-9a-f]{2}|\\[0-7]{3}){2,}", a) for a in low
     ):
@@ -816,6 +823,8 @@ def _shell_stmt(
         # what is written into a cron table, an rc file or a unit runs later
         for lang, script in _echoed(node, src):
             nested.append((lang, script))
+    if "fetcher" in stmt.tags and stmt.writes:
+        stmt.tags.add("fetch")  # whatever the method, the response lands in a file
     if "procsub" in stmt.tags and "fetch" in stmt.tags:
         stmt.tags.add("exec")
     model.stmts.append(stmt)
@@ -887,6 +896,8 @@ def _shell_command(
             "command",
             "env",
             "setsid",
+            "busybox",
+            "toybox",
         )
         and args
     ):
@@ -930,6 +941,12 @@ def _shell_command(
         prog = next((a for a in args if not a.startswith("-")), "")
         if "/inet/" in prog:
             nested.append(("awk", prog))
+    elif any(a.startswith((".shell ", ".system ", "!")) and " " in a for a in args):
+        for a in args:
+            if a.startswith((".shell ", ".system ")):
+                nested.append(("shell", a.split(" ", 1)[1]))
+            elif a.startswith("!") and " " in a:
+                nested.append(("shell", a[1:]))
     elif n in ("ssh",) and len(args) >= 2:
         nested.append(("shell", args[-1]))
     elif n in ("git",) and low and low[0] == "config":
@@ -1210,6 +1227,7 @@ def _flow(model: _Model) -> None:
     """Carry fetched / decoded / secret origins through variables and files."""
     var_tags: dict[str, set[str]] = {}
     file_tags: dict[str, set[str]] = {}
+    extracted = False
     for stmt in model.stmts:
         inherited: set[str] = set()
         if var_tags:
@@ -1234,6 +1252,11 @@ def _flow(model: _Model) -> None:
             for key in stmt.writes:
                 if key:
                     file_tags[key] = set(carried)
+        if "extract" in stmt.tags and inherited & {"fetch", "lolbin_fetch"}:
+            extracted = True  # files unpacked from a download are downloads
+        if extracted and "exec_file" in stmt.tags and re.search(r"(?:^|\s)\./", stmt.text):
+            stmt.inherited.add("fetch")
+            inherited.add("fetch")
         if "exec_file" in stmt.tags and inherited & {"fetch", "decode", "lolbin_fetch"}:
             stmt.tags.add("exec")
 
