@@ -72,6 +72,13 @@ _TEMPLATE = re.compile(
 )
 _PLACEHOLDER = re.compile(r"^[A-Z][A-Z_]{3,}$")
 _NON_LATIN = re.compile(r"[^\x00-\x7f]")
+# `?session=user=alice&pw=...`: a second level of key=value inside one value,
+# naming a credential or personal field (the page collects what the memory holds).
+_NESTED_SENSITIVE = re.compile(
+    r"(?i)(?:^|[^a-z])(?:pw|pwd|pass(?:word|wd)?|token|secret|api_?key|card(?:_?(?:no|number|last4))?|"
+    r"cc|cvv|ssn|iban|phone|email|e-mail|user(?:name)?|login|summary|history|memory|chat)=[^&]{2,}"
+)
+_EMAIL_VALUE = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+")
 _B64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
 _DUMPERS = frozenset({"env", "printenv", "set", "export", "history", "declare"})
 
@@ -354,6 +361,12 @@ def carries_data(url: str) -> str | None:
             return "free text in the query"
         if _B64.match(value) and _decodes_to_text(value):
             return "base64 text in the query"
+        if _NESTED_SENSITIVE.search(value):
+            return "credentials or personal data packed in the query"
+        if _EMAIL_VALUE.search(value):
+            return "an e-mail address in the query"
+        if value.count(" ") >= 5 and len(value) >= 40:
+            return "free text in the query"
     return None
 
 
