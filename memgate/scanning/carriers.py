@@ -203,8 +203,9 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         mention = prose_words >= 3 and is_mention(outside)
         for m in spans:
             out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=mention))
-        if line.count("`") >= 3 and line.count("`") % 2 == 0:
-            # backticks inside the code (`` `…`cmd`…` ``) split it: the outer span too
+        if line.count("`") >= 3 and line.count("`") % 2 == 0 and len(spans) < line.count("`") // 2:
+            # backticks nested in the code (`php -r '…`cmd`…'`) left some unpaired:
+            # the outer span is the command
             first, last = line.index("`"), line.rindex("`")
             out.append(
                 Carrier(start + first + 1, line[first + 1 : last], None, group, mention=mention)

@@ -1158,11 +1158,7 @@ def text_effects(text: str, stmt: Stmt) -> None:
     if (
         "secret" not in stmt.tags
         and not present.isdisjoint(lex.SECRET_WORDS)
-        and (
-            lex.SECRET_API.search(text)
-            or lex.SECRET_VAR.search(text)
-            or _reads_secret_path(text)
-        )
+        and (lex.SECRET_API.search(text) or lex.SECRET_VAR.search(text) or _reads_secret_path(text))
     ):
         stmt.tags.add("secret")
     stmt.hosts.extend(m.group(1).lower() for m in lex.URL.finditer(text))
@@ -1426,6 +1422,13 @@ class EffectsAnalyzer:
                     break
         return out
 
+    @staticmethod
+    def _needs_met(spec: _Spec, stmts: Sequence[Stmt]) -> bool:
+        tags: set[str] = set()
+        for s in stmts:
+            tags |= s.tags
+        return bool(spec.need) and all(tags & need for need in spec.need) and not tags & spec.unless
+
     def _matches(self, spec: _Spec, model: _Model) -> list[tuple[int, int, bool, str]]:
         found: list[tuple[int, int, bool, str]] = []
         if spec.kind == "flow":
@@ -1441,29 +1444,45 @@ class EffectsAnalyzer:
         elif spec.kind == "effect":
             for s in model.stmts:
                 if s.tags & spec.sink and not s.tags & spec.unless:
-                    found.append((s.start, s.end, s.mention, _note(s, s.tags & spec.sink)))
+                    mention = s.mention or _is_lookup(s.text)
+                    found.append((s.start, s.end, mention, _note(s, s.tags & spec.sink)))
         elif spec.kind == "together":
             groups: dict[int, list[Stmt]] = {}
             for s in model.stmts:
                 groups.setdefault(s.group, []).append(s)
             for stmts in groups.values():
+                used = [s for s in stmts if not s.mention and not _is_lookup(s.text)]
+                mention = not self._needs_met(spec, used)
+                if mention and not self._needs_met(spec, stmts):
+                    continue
+                pool = stmts if mention else used
                 tags: set[str] = set()
-                for s in stmts:
+                for s in pool:
                     tags |= s.tags
-                if spec.need and all(tags & need for need in spec.need) and not tags & spec.unless:
-                    wanted = frozenset().union(*spec.need)
-                    first = next(s for s in stmts if s.tags & wanted)
-                    last = max(s.end for s in stmts)
-                    mention = all(s.mention for s in stmts)
-                    found.append(
-                        (
-                            first.start,
-                            min(last, first.start + 4000),
-                            mention,
-                            "effects: " + "+".join(sorted(wanted & tags)),
-                        )
+                wanted = frozenset().union(*spec.need)
+                first = next(s for s in pool if s.tags & wanted)
+                last = max(s.end for s in pool)
+                found.append(
+                    (
+                        first.start,
+                        min(last, first.start + 4000),
+                        mention,
+                        "effects: " + "+".join(sorted(wanted & tags)),
                     )
+                )
         return found
+
+
+_LOOKUP = re.compile(
+    r"^\s*(?:tldr|man|which|whatis|apropos|help|info|type|whereis|Get-Help)\s+\S+\s*$|^\s*[\w.-]+\s*$",
+    re.I,
+)
+
+
+def _is_lookup(text: str) -> bool:
+    """A bare tool name or a documentation lookup (`tldr x`, `man x`): it names
+    the tool, it does not run it on anything."""
+    return len(text) < 120 and _LOOKUP.match(text) is not None
 
 
 def _note(s: Stmt, tags: set[str] | frozenset[str]) -> str:
