@@ -615,3 +615,114 @@ def _limit(hits: Iterator[Hit]) -> Iterator[Hit]:
         if count >= MAX_HITS_PER_RULE:
             return
         yield hit
+
+
+# Flow across the blocks of one memory -------------------------------------------
+
+_FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([\w+.-]*)")
+_BLOCK_LANGUAGES = frozenset({"", *PYTHON_LANGUAGES})
+MAX_BLOCKS = 16
+
+
+def _fenced_blocks(text: str) -> list[tuple[int, int, str]]:
+    """(body start, body end, language) of the fenced blocks, in one pass over the
+    lines (linear: no regex spans a block)."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    fence = ""
+    lang = ""
+    body = 0
+    for line in text.split("\n"):
+        nxt = pos + len(line) + 1
+        m = _FENCE_LINE.match(line)
+        if m is not None:
+            if not fence:
+                fence, lang, body = m.group(1), m.group(2).lower(), nxt
+            elif m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2):
+                out.append((body, pos, lang))
+                fence = ""
+                if len(out) >= MAX_BLOCKS:
+                    break
+        pos = nxt
+    return out
+
+
+class PythonFlowAnalyzer:
+    """Effect rules over the Python of a whole memory: a value assigned in one
+    fenced block and used in the next (the key read in block 1, posted in block
+    2). The scanner hands it the whole text (`whole_text`). It fires only when no
+    single block shows the combination on its own: a block that does is judged
+    by the same rule's per-block twin of the `python_ast` detector."""
+
+    whole_text = True
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._specs = [_spec(r) for r in rules if r.params.get("kind") == "effect"]
+        self._keywords = KeywordSet(sorted({k for r in rules for k in r.keywords}))
+
+    def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
+        text = chunk.text
+        if not self._specs or (text.count("```") + text.count("~~~")) < 4:
+            return []  # fewer than two fenced blocks: nothing flows between blocks
+        lower = text.lower()
+        present = self._keywords.present(lower)
+        live = [
+            s
+            for s in self._specs
+            if not s.keywords.isdisjoint(present) and (not s.also or has_any(lower, s.also))
+        ]
+        if not live:
+            return []
+        blocks = [(a, b) for a, b, lang in _fenced_blocks(text) if lang in _BLOCK_LANGUAGES]
+        lowers = [lower[a:b] for a, b in blocks if "(" in text[a:b]]
+        blocks = [(a, b) for a, b in blocks if "(" in text[a:b]]
+        if len(blocks) < 2:
+            return []
+        # NOTE: a flow across blocks needs a sink word in one block and a source
+        # word in another; only a block holding both can show the flow alone.
+        both: dict[int, list[_Spec]] = {}
+        crossing: list[_Spec] = []
+        relevant: set[int] = set()
+        for spec in live:
+            sinks = [i for i, x in enumerate(lowers) if has_any(x, tuple(spec.keywords))]
+            sources = [i for i, x in enumerate(lowers) if not spec.also or has_any(x, spec.also)]
+            if any(i != j for i in sinks for j in sources):
+                crossing.append(spec)
+                relevant.update(sinks, sources)
+                for i in set(sinks) & set(sources):
+                    both.setdefault(i, []).append(spec)
+        if not crossing:
+            return []
+        # One module of the blocks holding a source or a sink word, at their own
+        # offsets (everything else blanked, line breaks kept): a hit's span is a
+        # span of the memory.
+        masked = [" " if ch != "\n" else ch for ch in text]
+        for i in sorted(relevant):
+            a, b = blocks[i]
+            masked[a:b] = text[a:b]
+        alone: set[str] = set()
+        for i, specs in both.items():
+            a, b = blocks[i]
+            one = python_effects(python_facts(text[a:b], False))
+            alone.update(s.rule.id for s in specs if next(_effect_hits(s, one), None) is not None)
+        live = [s for s in crossing if s.rule.id not in alone]
+        if not live:
+            return []
+        joined_facts = python_facts("".join(masked), False)
+        if not joined_facts.parsed:
+            return []
+        joined = python_effects(joined_facts)
+        out: list[Hit] = []
+        for spec in live:  # none of them shown by one block alone: judged there
+            for hit in _limit(_effect_hits(spec, joined)):
+                out.append(
+                    Hit(
+                        rule_id=hit.rule_id,
+                        start=hit.start,
+                        end=hit.end,
+                        severity=hit.severity,
+                        confidence=hit.confidence,
+                        note=f"{hit.note} (across blocks)",
+                    )
+                )
+        return out

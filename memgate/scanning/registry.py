@@ -12,7 +12,7 @@ from memgate.scanning.exfil import ExfilAnalyzer
 from memgate.scanning.identifiers import IdentifierAnalyzer
 from memgate.scanning.injection import InjectionAnalyzer
 from memgate.scanning.javascript import JavaScriptAnalyzer
-from memgate.scanning.python_ast import PythonAstAnalyzer
+from memgate.scanning.python_ast import PythonAstAnalyzer, PythonFlowAnalyzer
 from memgate.scanning.regex_rules import RegexAnalyzer
 from memgate.scanning.secret_context import SecretContextAnalyzer
 from memgate.scanning.shell import ShellAnalyzer
@@ -26,6 +26,7 @@ BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
         "injection": InjectionAnalyzer,
         "javascript": JavaScriptAnalyzer,
         "python_ast": PythonAstAnalyzer,
+        "python_flow": PythonFlowAnalyzer,
         "regex": RegexAnalyzer,
         "secret_context": SecretContextAnalyzer,
         "shell": ShellAnalyzer,
