@@ -97,7 +97,14 @@ class _Watch:
 
 
 class ClassifierAnalyzer:
-    """Reports, per chunk, each class whose probability reaches its rule's threshold."""
+    """Reports each class whose probability reaches its rule's threshold.
+
+    It reads each layer's whole text (the scanner's `whole_text` protocol) rather
+    than chunk by chunk: the model was trained on whole memories, a fence or a JSON
+    block does not split the context it reads, and one call per text costs less
+    than one per chunk; windows keep a long text from diluting one planted line."""
+
+    whole_text = True
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._model: Model | None = None
