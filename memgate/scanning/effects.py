@@ -1299,7 +1299,20 @@ def build_model(text: str) -> _Model:
             break
     _tool_calls(text[:MAX_TEXT], model)
     _flow(model)
+    for stmt in model.stmts:
+        if (
+            stmt.tags & {"fetch", "lolbin_fetch"}
+            and foreign(stmt.hosts)
+            and any(_PAYLOAD_FILE.search(w) for w in stmt.writes)
+        ):
+            stmt.tags.add("payload_drop")
     return model
+
+
+_PAYLOAD_FILE = re.compile(
+    r"\.(?:exe|dll|scr|sct|hta|msi|ps1|psm1|vbs|vbe|jse?|wsf|bat|cmd|jar|lnk|inf|xsl|cpl|ocx|sys)$",
+    re.IGNORECASE,
+)
 
 
 _TOOL_CALL = re.compile(
