@@ -163,7 +163,8 @@ class ShellAnalyzer:
             for pipeline in seg.pipelines:
                 fetched = False
                 for cmd in pipeline:
-                    if cmd.name in fetchers:
+                    if cmd.name in fetchers and any(_URLISH.search(w) for w in cmd.words[1:]):
+                        # `curl ...|bash` in a sentence names the pattern; it fetches nothing
                         fetched = True
                     elif fetched and cmd.name in interpreters:
                         return Hit(rid, seg.start, seg.end, note=f"download piped to {cmd.name}")
@@ -249,6 +250,9 @@ class ShellAnalyzer:
         return None
 
 
+_URLISH = re.compile(
+    r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?/|^\d{1,3}(?:\.\d{1,3}){3}|\$\{?\w|%\w+%|^[\w./-]+\.\w+$"
+)
 _COMMENT = re.compile(r"^\s*(?:#|//|REM\b|::)")
 
 
