@@ -65,6 +65,7 @@ class ClassifierPolicy(BaseModel):
     rule_prefix: str = "MG-CLS-"
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     confident: dict[Category, float] = Field(default_factory=dict)
+    """Per category; above 1 means the classifier never decides alone there."""
     default_confident: float = Field(default=0.99, ge=0.0, le=1.01)
     corroborating: Severity = Severity.INFO
     weight: float = Field(default=1.0, ge=0.0)
