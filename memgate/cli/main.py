@@ -234,7 +234,8 @@ def rules_test(
         list[Path] | None, typer.Argument(help="Rules files or directories (default: bundled).")
     ] = None,
 ) -> None:
-    """Run every rule's match / no_match examples and report failures.
+    """Run every active rule's match / no_match examples and report failures
+    (a deprecated rule no longer fires: its id is kept, its examples are history).
 
     Example:
       memgate rules test rules/secrets.toml
@@ -246,7 +247,7 @@ def rules_test(
         fail(str(exc), USAGE_ERROR)
     failures = 0
     total = 0
-    for rule in selected.rules:
+    for rule in selected.active():
         for kind, cases in (("match", rule.examples.match), ("no_match", rule.examples.no_match)):
             for index, case in enumerate(cases):
                 total += 1
