@@ -35,8 +35,11 @@ words (`token`, `key`) in front of a regex that scans the whole chunk.
 from __future__ import annotations
 
 import re
+import re._constants as sre  # type: ignore[import-not-found]  # no stubs
+import re._parser as sre_parse  # type: ignore[import-not-found]  # the parser re compiles with
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation, MatchKind
 
@@ -50,6 +53,8 @@ CONTEXT_CHARS = 80
 PARAGRAPH_CHARS = 600
 """With `params.context = "paragraph"`: how far a paragraph reaches on either side."""
 MAX_WINDOWS = 64
+MAX_PREFIX_STARTS = 256
+"""More literal-prefix occurrences than this and a rule scans the whole chunk."""
 """More trigger occurrences than this and a windowed rule scans the whole chunk."""
 
 _PARAMS = frozenset({"window", "digits", "context"})
@@ -74,6 +79,10 @@ class _Compiled:
     """For a window wider than one position: finds where the next match starts."""
     paragraph: bool
     """Validators and filters see the paragraph around a value, not `CONTEXT_CHARS`."""
+    prefixes: tuple[str, ...] | None
+    """Lower-cased literals one of which every match starts with, if the regex
+    says so (`_prefixes`): a whole-chunk scan then tries the regex only where
+    one occurs, instead of at every position."""
 
 
 def _int_param(rule: Rule, name: str, low: int) -> int | None:
@@ -128,7 +137,71 @@ def _compile(rule: Rule) -> _Compiled:
         window=window,
         starter=_starter(rule.regex or "", pattern, reach) if reach else None,
         paragraph=context == "paragraph",
+        prefixes=_scan_prefixes(pattern),
     )
+
+
+# ---------------------------------------------------------------- literal prefixes
+
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+MAX_PREFIXES = 32
+
+
+def _prefixes(items: Sequence[tuple[Any, Any]]) -> set[str] | None:
+    """Literals one of which every match of a parsed regex sequence starts with, or
+    None if that cannot be told (a class, `.`, an optional part first). Leading
+    zero-width assertions are skipped: they constrain, never consume."""
+    out = ""
+    for op, av in items:
+        if op is sre.LITERAL:
+            out += chr(av)
+            continue
+        if out:
+            break
+        if op in _ZERO_WIDTH:
+            continue
+        if op is sre.SUBPATTERN:
+            return _prefixes(av[3].data)
+        if op is sre.ATOMIC_GROUP:
+            return _prefixes(av.data)
+        if op in _REPEATS:
+            low, _, item = av
+            return _prefixes(item.data) if low >= 1 else None
+        if op is sre.BRANCH:
+            found: set[str] = set()
+            for alternative in av[1]:
+                inner = _prefixes(alternative.data)
+                if inner is None:
+                    return None
+                found |= inner
+            return found
+        return None
+    return {out} if out else None
+
+
+def _scan_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """`_prefixes` of a rule's regex, lower-cased, when they are worth looking for
+    instead of a plain scan: ASCII (they are found in the ASCII bytes of the
+    lower-cased chunk), few, and none a single letter or digit (found everywhere).
+    Matching ignores case, so a literal lower-cased is found however it is cased;
+    the few characters that IGNORECASE folds to ASCII but `lower()` does not
+    (`_CASE_FOLDS`) send the chunk to the plain scan."""
+    try:
+        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+    except re.error:
+        return None
+    if parsed.getwidth()[0] == 0:
+        return None  # an empty match: finditer's stepping rules, not worth copying
+    if not pattern.flags & re.IGNORECASE and parsed.data and parsed.data[0][0] is sre.LITERAL:
+        return None  # the engine itself skips ahead to a leading literal, in C
+    found = _prefixes(parsed.data)
+    if found is None or len(found) > MAX_PREFIXES:
+        return None
+    lowered = sorted({f.lower() for f in found})
+    if any(not f.isascii() or (len(f) == 1 and f.isalnum()) for f in lowered):
+        return None
+    return tuple(lowered)
 
 
 _GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
@@ -167,6 +240,10 @@ def _run_start(n: int) -> re.Pattern[bytes]:
 
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CASE_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
+"""The characters IGNORECASE matches to an ASCII letter while `lower()` does not
+give that letter in one character (İ ı -> i, ſ -> s, K -> k): a chunk holding one
+is scanned whole (the literal-prefix search could miss a match there)."""
 
 
 # ---------------------------------------------------------------- the analyzer
@@ -223,6 +300,29 @@ class RegexAnalyzer:
         )
         self._base_run = min((compiled[n].digits or 0 for n in self._run_rules), default=0)
         self._run_start = {c.digits: _run_start(c.digits) for c in compiled if c.digits}
+        # The literal prefixes of the rules that scan the whole chunk, in one
+        # automaton: run once per chunk, only when such a rule is a candidate.
+        prefixes = list(
+            dict.fromkeys(
+                p for c in compiled if c.window is None and c.prefixes for p in c.prefixes
+            )
+        )
+        self._prefix_ids = {p: n for n, p in enumerate(prefixes)}
+        self._prefix_automaton = (
+            BytesAhoCorasick(
+                [p.encode("ascii") for p in prefixes],
+                matchkind=MatchKind.Standard,
+                implementation=Implementation.DFA,
+            )
+            if prefixes
+            else None
+        )
+        self._rule_prefixes = tuple(
+            tuple(self._prefix_ids[p] for p in c.prefixes)
+            if c.window is None and c.prefixes
+            else None
+            for c in compiled
+        )
 
     def _keywords(self, lower: str, data: bytes) -> dict[int, list[int]]:
         """Keyword id -> starts of its occurrences."""
@@ -278,6 +378,10 @@ class RegexAnalyzer:
         kind = chunk.kind
         # Positions index `lower`; they index `text` only if lowering kept the length.
         aligned = len(lower) == len(text)
+        # Prefix positions, found on first need (None: not searched yet); never
+        # used on a chunk where IGNORECASE could match what `lower()` hides.
+        prefixed = aligned and (text.isascii() or not _CASE_FOLDS.search(text))
+        prefix_at: dict[int, list[int]] | None = None
         for n in sorted(candidates):
             c = self._compiled[n]
             if kind not in c.kinds:
@@ -296,18 +400,39 @@ class RegexAnalyzer:
                     starts = at[keyword_ids[0]]
                 else:
                     starts = [s for k in keyword_ids if k in at for s in at[k]]
+            if c.window is None and prefixed and (ids := self._rule_prefixes[n]) is not None:
+                if prefix_at is None:
+                    prefix_at = self._prefix_starts(data)
+                found = sorted({s for i in ids if i in prefix_at for s in prefix_at[i]})
+                if len(found) <= MAX_PREFIX_STARTS:
+                    yield from self._matches(c, text, found, prefixed=True)
+                    continue
             if c.window is None or not aligned or len(starts) > MAX_WINDOWS:
                 yield from self._matches(c, text, None)
             else:
                 yield from self._matches(c, text, starts)
 
-    def _matches(self, c: _Compiled, text: str, starts: list[int] | None) -> Iterator[Hit]:
-        """Hits of one rule: over the whole text, or starting near `starts`."""
+    def _prefix_starts(self, data: bytes) -> dict[int, list[int]]:
+        """Prefix id -> where it occurs in the chunk's lower-cased ASCII bytes."""
+        at: dict[int, list[int]] = {}
+        if self._prefix_automaton is not None:
+            for n, start, _ in self._prefix_automaton.find_matches_as_indexes(
+                data, overlapping=True
+            ):
+                at.setdefault(n, []).append(start)
+        return at
+
+    def _matches(
+        self, c: _Compiled, text: str, starts: list[int] | None, *, prefixed: bool = False
+    ) -> Iterator[Hit]:
+        """Hits of one rule: over the whole text, starting near `starts`, or (with
+        `prefixed`) starting exactly where one of its literal prefixes does."""
         rule = c.rule
         group = rule.value_group
         sensitive = rule.category.sensitive
         count = 0
-        for m in _find(c, text, starts):
+        found = _at_prefixes(c.pattern, text, starts or []) if prefixed else _find(c, text, starts)
+        for m in found:
             if group is not None:
                 try:
                     vstart, vend = m.span(group)
@@ -392,6 +517,18 @@ def _find(c: _Compiled, text: str, starts: list[int] | None) -> Iterator[re.Matc
                 break
             yield m
             pos = resume = max(m.end(), at + 1)
+
+
+def _at_prefixes(pattern: re.Pattern[str], text: str, starts: list[int]) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, for a regex whose every match starts at one of the
+    sorted `starts` (its literal prefixes) and is never empty: finditer's search is
+    a match tried at each position left to right, resuming after each match, and
+    elsewhere no match can start. Lookbehinds and `\\b` still see the text before."""
+    resume = 0
+    for at in starts:
+        if at >= resume and (m := pattern.match(text, at)) is not None:
+            yield m
+            resume = m.end()
 
 
 def _windows(starts: list[int], before: int, after: int, n: int) -> list[tuple[int, int]]:
