@@ -603,15 +603,19 @@ class Lexicon:
         if not hits:
             return []
         by_key = self.by_key
+        # `keys.issuperset` mapped over the several-key alternatives: the subset
+        # tests run in C, without a generator frame per alternative (this loop
+        # runs on nearly every chunk: common words are gate keys).
+        superset = keys.issuperset
         out: list[int] = []
         for key in hits:
             for index, must, rest in by_key[key]:
-                if must and not must <= keys:
+                if must and not superset(must):
                     continue
                 for any_of, singles, multis in rest:
                     if any_of.isdisjoint(keys):
                         break
-                    if multis and singles.isdisjoint(keys) and not any(m <= keys for m in multis):
+                    if multis and singles.isdisjoint(keys) and not any(map(superset, multis)):
                         break
                 else:
                     out.append(index)
