@@ -180,13 +180,17 @@ def test_policy_drops_weak_classifier_findings_and_keeps_rule_findings() -> None
         "MG-CLS-001", Category.INJECTION, Severity.HIGH, policy.classifier.threshold / 2
     )
     rule = _finding("MG-INJ-001", Category.INJECTION, Severity.LOW, 0.2)
-    assert weigh_classifier([weak, rule], policy) == (rule,)
+    assert weigh_classifier([weak, rule], Source.WEB, policy) == (rule,)
 
 
 def test_a_corroborating_classifier_finding_alone_leaves_a_write_approved() -> None:
     policy = Policy.load()
-    p = (policy.classifier.threshold + policy.classifier.confident_at(Category.INJECTION)) / 2
-    alone = weigh_classifier([_finding("MG-CLS-001", Category.INJECTION, Severity.HIGH, p)], policy)
+    p = (
+        policy.classifier.threshold + policy.classifier.confident_at(Category.INJECTION, Source.WEB)
+    ) / 2
+    alone = weigh_classifier(
+        [_finding("MG-CLS-001", Category.INJECTION, Severity.HIGH, p)], Source.WEB, policy
+    )
     assert alone[0].severity is policy.classifier.corroborating
     assert score(alone, Source.WEB, policy).decision is Decision.APPROVE
 
@@ -196,14 +200,14 @@ def test_a_corroborating_classifier_finding_tips_a_weak_rule_finding_into_review
     rule = _finding("MG-INJ-001", Category.INJECTION, Severity.LOW, 0.4)
     assert score([rule], Source.TOOL, policy).decision is Decision.APPROVE
     cls = _finding("MG-CLS-001", Category.INJECTION, Severity.HIGH, 0.95)
-    both = weigh_classifier([rule, cls], policy)
+    both = weigh_classifier([rule, cls], Source.TOOL, policy)
     assert score(both, Source.TOOL, policy).decision is not Decision.APPROVE
 
 
 def test_a_confident_classifier_finding_counts_at_its_rule_severity() -> None:
     policy = Policy.load()
     cls = _finding("MG-CLS-001", Category.INJECTION, Severity.HIGH, 0.999)
-    (kept,) = weigh_classifier([cls], policy)
+    (kept,) = weigh_classifier([cls], Source.TOOL, policy)
     assert kept.severity is Severity.HIGH
     assert score([kept], Source.TOOL, policy).decision is not Decision.APPROVE
 
@@ -213,4 +217,15 @@ def test_an_unsure_classifier_guess_of_a_secret_is_dropped_not_sent_to_review() 
     would only hold the write: dropped."""
     policy = Policy.load()
     guess = _finding("MG-CLS-004", Category.SECRET, Severity.MEDIUM, 0.9)
-    assert weigh_classifier([guess], policy) == ()
+    assert weigh_classifier([guess], Source.TOOL, policy) == ()
+
+
+def test_from_the_user_a_confident_classifier_finding_only_corroborates() -> None:
+    """The user's own "end every answer with a summary" is a preference; the same
+    words planted in a web page are not. The rules decide the user's overrides."""
+    policy = Policy.load()
+    cls = _finding("MG-CLS-001", Category.INJECTION, Severity.HIGH, 0.999)
+    (user,) = weigh_classifier([cls], Source.USER, policy)
+    assert user.severity is policy.classifier.corroborating
+    (web,) = weigh_classifier([cls], Source.WEB, policy)
+    assert web.severity is Severity.HIGH

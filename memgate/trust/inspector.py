@@ -46,7 +46,7 @@ class Inspector:
 
     def inspect(self, text: str, source: Source = Source.TOOL) -> ScanReport:
         result = self.scanner.scan(text, source)
-        findings = weigh_classifier(result.findings, self.policy)
+        findings = weigh_classifier(result.findings, source, self.policy)
         verdict = score(findings, source, self.policy)
         return ScanReport(
             decision=verdict.decision,

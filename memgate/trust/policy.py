@@ -69,8 +69,14 @@ class ClassifierPolicy(BaseModel):
     default_confident: float = Field(default=0.99, ge=0.0, le=1.01)
     corroborating: Severity = Severity.INFO
     weight: float = Field(default=1.0, ge=0.0)
+    alone_from: frozenset[Source] = frozenset(Source)
+    """Sources whose writes a confident finding may decide alone; from the others
+    it only corroborates (the user's own "end every answer with a summary" is a
+    preference, the same words in a web page are planted)."""
 
-    def confident_at(self, category: Category) -> float:
+    def confident_at(self, category: Category, source: Source) -> float:
+        if source not in self.alone_from:
+            return 2.0
         return self.confident.get(category, self.default_confident)
 
 

@@ -18,7 +18,9 @@ class Verdict:
     reasons: tuple[str, ...]
 
 
-def weigh_classifier(findings: Iterable[Finding], policy: Policy) -> tuple[Finding, ...]:
+def weigh_classifier(
+    findings: Iterable[Finding], source: Source, policy: Policy
+) -> tuple[Finding, ...]:
     """The findings as the policy's `[classifier]` section counts them: the trained
     classifier's below its threshold dropped, the merely corroborating ones at the
     corroborating severity (sensitive ones dropped), the confident ones as they are,
@@ -33,7 +35,7 @@ def weigh_classifier(findings: Iterable[Finding], policy: Policy) -> tuple[Findi
         if p < cls.threshold:
             continue
         update: dict[str, object] = {"weight": finding.weight * cls.weight}
-        if p < cls.confident_at(finding.category):
+        if p < cls.confident_at(finding.category, source):
             if finding.category.sensitive:
                 continue
             update["severity"] = cls.corroborating
