@@ -199,6 +199,8 @@ class Scanner:
     def _run(
         self, analyzers: Sequence[tuple[str, Analyzer]], piece: Chunk, ctx: ScanContext, tag: str
     ) -> tuple[Hit, ...]:
+        """The analyzers' hits on one piece, cached by the piece's text, language,
+        context and `tag` (which set of analyzers, on what kind of piece)."""
         key = ""
         if self._cache is not None:
             key = xxhash.xxh3_64_hexdigest(
@@ -212,7 +214,7 @@ class Scanner:
             try:
                 hits.extend(analyzer.analyze(piece, ctx))
             except Exception:  # the scanner never raises on content
-                log.exception("analyzer %s failed on a text", name)
+                log.exception("analyzer %s failed on a piece of text", name)
                 hits.append(Hit(rule_id=ANALYZER_FAILURE, start=0, end=len(piece.text)))
         result = tuple(h for h in hits if h.rule_id in self._by_id) if hits else ()
         if self._cache is not None:
@@ -220,26 +222,8 @@ class Scanner:
         return result
 
     def _hits(self, piece: Chunk, ctx: ScanContext, *, value: bool = False) -> tuple[Hit, ...]:
-        key = ""
-        if self._cache is not None:
-            key = xxhash.xxh3_64_hexdigest(
-                f"{piece.kind}|{piece.language}|{ctx.cache_key()}|{value:d}|".encode()
-                + _utf8(piece.text)
-            )
-            cached = self._cache.get(key)
-            if cached is not None:
-                return cached
-        hits: list[Hit] = []
-        for name, analyzer in self._value_analyzers if value else self._analyzers:
-            try:
-                hits.extend(analyzer.analyze(piece, ctx))
-            except Exception:  # the scanner never raises on content
-                log.exception("analyzer %s failed on a chunk", name)
-                hits.append(Hit(rule_id=ANALYZER_FAILURE, start=0, end=len(piece.text)))
-        result = tuple(h for h in hits if h.rule_id in self._by_id) if hits else ()
-        if self._cache is not None:
-            self._cache[key] = result
-        return result
+        analyzers = self._value_analyzers if value else self._analyzers
+        return self._run(analyzers, piece, ctx, f"{piece.kind}|{value:d}")
 
     def _locate(self, hit: Hit, piece: Chunk, layer: Layer, chunk_index: int | None) -> _Located:
         base = piece.span.start
