@@ -764,7 +764,11 @@ GATE_KEYWORDS = (
     "shadowcopy",
     ":(){",
     "crontab",
-    "cron",
+    # not the bare word: "migrate the cron jobs" is ordinary prose, and every
+    # cron-borne effect names a cron path (`/etc/cron.d`, `/var/spool/cron`) or
+    # the `crontab` command (the crontab-line carrier's own command has its own
+    # keyword)
+    "/cron",
     "reg add",
     "reg save",
     "reg.exe",

@@ -1273,6 +1273,23 @@ def _tag_words() -> KeywordSet:
 
 
 @lru_cache(maxsize=1)
+def _gate() -> KeywordSet:
+    """The text-level gate words (built once, on first use)."""
+    return KeywordSet(lex.GATE_KEYWORDS)
+
+
+def may_fire(text: str) -> bool:
+    """Whether any rule can fire on `text`: a sink-like word, a command name
+    spliced from variables, or a tool call in JSON. One Aho-Corasick pass on
+    most texts."""
+    return bool(
+        _gate().present(text.lower())
+        or ("$" in text and _OBF_GATE.search(text))
+        or ('"' in text and _TOOL_CALL.search(text))
+    )
+
+
+@lru_cache(maxsize=1)
 def _carrier_keywords() -> KeywordSet:
     """Words that make a carrier worth parsing (built once, on first use)."""
     return KeywordSet(lex.API_KEYWORDS + lex.GATE_KEYWORDS)
@@ -1390,16 +1407,11 @@ class EffectsAnalyzer:
             )
             for r in rules
         ]
-        self._gate = KeywordSet(lex.GATE_KEYWORDS)
 
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
         text = chunk.text
         try:
-            if (
-                not self._gate.present(text.lower())
-                and not ("$" in text and _OBF_GATE.search(text))
-                and not ('"' in text and _TOOL_CALL.search(text))
-            ):
+            if not may_fire(text):
                 return []
             model = build_model(text)
             return self._hits(model)
@@ -1509,6 +1521,56 @@ def python_carriers(text: str) -> list[Carrier]:
     try:
         if "python" not in text.lower() and "import " not in text:
             return []
+        if not may_fire(text):
+            # prose that names Python: the model would be built only for this
+            # list, so find its Python pieces without analyzing every carrier
+            found = _python_pieces(text)
+            if found is not None:
+                return found
         return [c for c in build_model(text).python if not c.verbatim or c.language is None]
     except (RecursionError, MemoryError, ValueError):
         return []
+
+
+# Characters at which one whitespace-free run of a carrier can hold a second
+# statement (operators, quotes, substitutions, grouping): with the run count,
+# a bound on the statements any parse of the carrier yields.
+_STMT_BREAKS = ";&|()`{}<>\n$'\"="
+
+
+def _stmt_bound(text: str) -> int:
+    return len(text.split()) + sum(text.count(ch) for ch in _STMT_BREAKS) + 1
+
+
+def _python_pieces(text: str) -> list[Carrier] | None:
+    """What `build_model(text).python` would hold, filtered as `python_carriers`
+    returns it, without parsing: or None when only the full model can tell.
+
+    A top-level carrier lands there when it passes the carrier gate and sniffs as
+    Python; a nested one only from a shell command `python* -c` or a heredoc
+    (`<<`), possibly escaped (`\\`). A carrier with none of those cannot add
+    one. The model stops at `MAX_STATEMENTS`, so texts that might reach it take
+    the full path."""
+    carriers = extract(text[:MAX_TEXT])
+    if sum(_stmt_bound(c.text) for c in carriers) >= MAX_STATEMENTS:
+        return None
+    full = _carrier_keywords()
+    out: list[Carrier] = []
+    for carrier in carriers:
+        low = carrier.text.lower()
+        if not full.present(low):
+            continue
+        if ("python" in low and ("-c" in low or "<<" in low)) or "\\" in low:
+            return None
+        if carrier.verbatim and carrier.language is not None:
+            continue  # a tagged fence: the Python analyzer reads it as a chunk
+        if not has_python_hint(carrier.text[:4000]):
+            continue  # sniff() says "python" only with a Python marker
+        if sniff(carrier.text, carrier.language) != "python":
+            continue
+        if is_placeholder_doc(carrier.text):
+            carrier = Carrier(
+                carrier.start, carrier.text, carrier.language, carrier.group, True, carrier.verbatim
+            )
+        out.append(carrier)
+    return out
