@@ -14,7 +14,7 @@ from memgate.domain import Category, Source
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, ScanResult, default_rules_dir, load_rules
 from memgate.scanning.examples import expand
 
-FILES = [default_rules_dir() / "secrets.toml", default_rules_dir() / "pii.toml"]
+FILES = [default_rules_dir() / f for f in ("secrets.toml", "pii.toml", "identifiers.toml")]
 MAX_SECONDS = 2.0
 
 
@@ -113,7 +113,7 @@ def test_fingerprint_is_stable_and_value_specific(scanner: Scanner) -> None:
         ("Visa 4716 2003 8941 0336, expires 09/27", "MG-PII-007", "4716 2003 8941 0336"),
         ("出行：护照号 E53525889，6 月出发", "MG-PII-008", "E53525889"),
         ("From: Laura Benson <laura.benson@example.org>", "MG-PII-001", "laura.benson@example.org"),
-        ("call me at (503) 555-0164 tonight", "MG-PII-003", "555-0164"),
+        ("call me at (503) 555-0164 tonight", "MG-ID-001", "555-0164"),
     ],
 )
 def test_pii_is_found_and_redacted(scanner: Scanner, text: str, rule_id: str, value: str) -> None:

@@ -345,6 +345,10 @@ def _phone_number(
     number = _EXTENSION.sub("", value).strip()
     digits = "".join(c for c in number if c.isdigit())
     order, hinted = regions
+    # NANP 555-01xx is reserved for fiction, so libphonenumber calls it invalid; but
+    # writers put it where a person's line goes ("call me at (503) 555-0164"). The
+    # caller already dropped it in docs and tests; elsewhere a possible one counts.
+    possible = possible or _FICTIONAL_NUMBER.search(digits) is not None
     try:
         if number.startswith("+") or (number.startswith("00") and len(digits) >= 10):
             intl = "+" + (digits[2:] if number.startswith("00") else digits)
