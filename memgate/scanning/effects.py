@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ahocorasick_rs import AhoCorasick, MatchKind
 from tree_sitter import Node
 
 from memgate.domain import Chunk, Severity
@@ -90,7 +91,25 @@ _OBF_NAME = re.compile(
     r"^(?:\$\{?\w{1,12}\}?){2,6}$|^\$\(\s*(?:printf|echo)\b[^)]*(?:\\x|\\\d|\|\s*(?:rev|base64|xxd|tr))"
     r"|^`\s*(?:printf|echo)\b[^`]*(?:\\x|\\\d|\|\s*(?:rev|base64|xxd|tr))|^\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
 )
-_OBF_GATE = re.compile(r"(?:^|[\s;|&(])\$\{?\w{1,8}\}?\$\{?\w{1,8}")
+# A command name spliced from variables (`$a$b`, `${x}${y}`) at a word start:
+# matched from its `$`, a literal first character the engine skips ahead to
+# (a `(?:^|[\s;|&(])` alternation in front costs ~50 µs on 2 KB of prose)
+_OBF_TAIL = re.compile(r"\$\{?\w{1,8}\}?\$\{?\w{1,8}")
+
+
+def _spliced_name(text: str) -> bool:
+    """`_OBF_TAIL` at the start of the text or after whitespace or `;|&(`.
+    A `$` inside a match follows a word character or `}`, never a boundary, so
+    a match rejected for its boundary hides no valid one: resuming one
+    character on is exact."""
+    pos = 0
+    while (m := _OBF_TAIL.search(text, pos)) is not None:
+        at = m.start()
+        if at == 0 or text[at - 1].isspace() or text[at - 1] in ";|&(":
+            return True
+        pos = at + 1
+    return False
+
 
 _LANG_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -1284,7 +1303,7 @@ def may_fire(text: str) -> bool:
     most texts."""
     return bool(
         _gate().present(text.lower())
-        or ("$" in text and _OBF_GATE.search(text))
+        or ("$" in text and _spliced_name(text))
         or ('"' in text and _TOOL_CALL.search(text))
     )
 
@@ -1538,6 +1557,73 @@ def python_carriers(text: str) -> list[Carrier]:
 _STMT_BREAKS = ";&|()`{}<>\n$'\"="
 
 
+# A word that unquotes to `-c` (`-c`, `"-c"`, `-'c'`): not the `-c` of "on-call"
+_INLINE_C = re.compile(r"(?<![\w-])['\"$]*-['\"]*c(?![\w-])")
+
+
+# Text-level form of `has_python_hint`: a carrier is a slice of the text, or
+# slices joined by spaces and quotes (inline code cut out, JSON exec arrays),
+# or unescaped (a backslash in the text), so a carrier's marker shows here
+# without its anchors
+# without its anchors. One automaton pass for the words, then a look at what
+# follows each (a regex alternation without a literal head costs ~100 µs on
+# 2 KB of prose).
+_PY_WORDS = (
+    "def",
+    "class",
+    "import",
+    "self.",
+    "True",
+    "False",
+    "None",
+    *(
+        f"{m}."
+        for m in [
+            "os",
+            "sys",
+            "subprocess",
+            "pickle",
+            "marshal",
+            "yaml",
+            "hashlib",
+            "random",
+            "shutil",
+            "requests",
+            "ssl",
+        ]
+    ),
+)
+_PY_KEYWORDS = frozenset({"def", "class", "import"})
+_CALL_TAIL = re.compile(r"\w+\(")
+
+
+@lru_cache(maxsize=1)
+def _py_automaton() -> AhoCorasick:
+    return AhoCorasick(list(_PY_WORDS), matchkind=MatchKind.Standard)
+
+
+def _python_marker(text: str) -> bool:
+    """Whether a carrier of `text` could hold a `has_python_hint` marker: a
+    keyword followed by whitespace or a quote, `self.`, True / False / None, or
+    a call into a standard module (`os.system(`)."""
+    try:
+        found = _py_automaton().find_matches_as_indexes(text, overlapping=True)
+    except UnicodeError:
+        return True  # lone surrogates: let the full path decide
+    for index, _start, end in found:
+        word = _PY_WORDS[index]
+        if word in _PY_KEYWORDS:
+            nxt = text[end : end + 1]
+            if nxt and (nxt.isspace() or nxt in "\"'`"):
+                return True
+        elif word.endswith(".") and word != "self.":
+            if _CALL_TAIL.match(text, end):
+                return True
+        else:
+            return True
+    return False
+
+
 def _stmt_bound(text: str) -> int:
     return len(text.split()) + sum(text.count(ch) for ch in _STMT_BREAKS) + 1
 
@@ -1551,6 +1637,13 @@ def _python_pieces(text: str) -> list[Carrier] | None:
     (`<<`), possibly escaped (`\\`). A carrier with none of those cannot add
     one. The model stops at `MAX_STATEMENTS`, so texts that might reach it take
     the full path."""
+    low = text.lower()
+    if (
+        "\\" not in text
+        and not _python_marker(text)
+        and not ("python" in low and ("<<" in low or _INLINE_C.search(low)))
+    ):
+        return []  # no piece can sniff as Python, none can start it: no extraction
     carriers = extract(text[:MAX_TEXT])
     if sum(_stmt_bound(c.text) for c in carriers) >= MAX_STATEMENTS:
         return None
@@ -1560,7 +1653,7 @@ def _python_pieces(text: str) -> list[Carrier] | None:
         low = carrier.text.lower()
         if not full.present(low):
             continue
-        if ("python" in low and ("-c" in low or "<<" in low)) or "\\" in low:
+        if ("python" in low and ("<<" in low or _INLINE_C.search(low))) or "\\" in low:
             return None
         if carrier.verbatim and carrier.language is not None:
             continue  # a tagged fence: the Python analyzer reads it as a chunk
