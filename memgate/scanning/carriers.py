@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 MAX_DEPTH = 3
 MAX_CARRIERS = 400
@@ -199,8 +200,8 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
     spans = list(_INLINE.finditer(line))
     if spans:
         outside = _INLINE.sub(" ", line)
-        prose_words = len(_WORDS.findall(outside))
-        mention = prose_words >= 3 and is_mention(outside)
+        prose = _has_words(outside, 3)
+        mention = prose and is_mention(outside)
         for m in spans:
             out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=mention))
         if line.count("`") >= 3 and line.count("`") % 2 == 0 and len(spans) < line.count("`") // 2:
@@ -210,7 +211,7 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
             out.append(
                 Carrier(start + first + 1, line[first + 1 : last], None, group, mention=mention)
             )
-        if prose_words < 3:
+        if not prose:
             return
         line = outside
     if _COMMENT_LINE.match(line):
@@ -239,8 +240,7 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         _json_values(body, start + cut, out, group)
         if len(out) > before:
             return
-    words = len(_WORDS.findall(body))
-    if words >= 4 and not _COMMAND_START.match(body):
+    if _has_words(body, 4) and not _COMMAND_START.match(body):
         cm = _PROSE_COLON.search(body) or _RUN_WORD.search(body)
         if cm is not None and _CODE_HEAD.search(body[: cm.start()]):
             cm = None
@@ -261,14 +261,19 @@ def _is_prose(body: str) -> bool:
     """A heading or a sentence, not a command: ends with a colon, or a run of
     words ending in a full stop with no shell punctuation."""
     stripped = body.strip()
-    if stripped.endswith((":", "：")) and not _SHELL_META.search(stripped):
-        return True
-    words = len(_WORDS.findall(stripped))
+    if stripped.endswith((":", "：")):
+        return not _SHELL_META.search(stripped)
+    # the cheap tests first: most lines do not end in a full stop
     return (
-        words >= 6
-        and stripped.endswith((".", "。", "?", "？", "!", "！"))
+        stripped.endswith((".", "。", "?", "？", "!", "！"))
         and not _SHELL_META.search(stripped)
+        and _has_words(stripped, 6)
     )
+
+
+def _has_words(text: str, n: int) -> bool:
+    """`len(_WORDS.findall(text)) >= n`, stopping at the n-th word."""
+    return next(islice(_WORDS.finditer(text), n - 1, None), None) is not None
 
 
 def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:

@@ -159,6 +159,83 @@ _GENERIC_CODE = re.compile(
 )
 
 
+# Literal prefilters for the sniff patterns. Python's `re` tries an alternation
+# without a literal head at every position (~100 µs for the PowerShell or the
+# JavaScript pattern on one long prose line); every match of a pattern contains
+# one of its literals, so a text with none of them cannot match and the pattern
+# runs only when one is present. The PowerShell pattern is case-insensitive and
+# `re` folds a few non-ASCII letters onto ASCII ones (`ı` matches `i`, `K`
+# matches `k`): a non-ASCII head runs the pattern unfiltered.
+_SNIFF_LITERALS: dict[str, tuple[str, ...]] = {
+    "php": ("<?php", "$", "fsockopen", "shell_exec", "proc_open"),
+    "javascript": (
+        "require",
+        "=>",
+        "function",
+        ".then",
+        "new Function",
+        "document.",
+        "window.",
+        "process.",
+        "navigator.",
+        "await",
+    ),
+    "go": ("package main", "func", "exec.Command", "net.Dial", ":="),
+    "ruby": (
+        "require",
+        "TCPSocket",
+        "TCPServer",
+        "Faraday",
+        "Base64.decode64",
+        "|",
+        "puts",
+        "IO.popen",
+        "Net::HTTP",
+    ),
+    "perl": ("Socket", "IO::", "MIME", "LWP", "strict", "$", "@", "%", "STDIN"),
+}
+# the one JavaScript alternative without a literal: a declaration at the start
+_JS_DECL = re.compile(r"\s*(?:const|let|var)\s")
+_PS_SNIFF = dict(_LANG_SNIFF)["powershell"]
+# the longest cmdlet verb of the PowerShell pattern (`ConvertFrom`)
+_PS_VERB_MAX = 11
+# every `has_python_hint` marker holds one of these (a module call its `(`)
+_PY_LITERALS = ("def ", "class ", "import ", "self.", "True", "False", "None", "(")
+_SHELL_FIRST = re.compile(
+    r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
+    r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|certutil|bitsadmin|mshta|regsvr32|rundll32|"
+    r"cmd|reg|schtasks|wmic|vssadmin|bcdedit|msiexec|telnet|openssl|mkfifo|export|eval|exec|"
+    r"source|xxd|base64|ping|dig|nslookup|useradd|systemctl|launchctl|lua|busybox|env)(?:\.exe)?(?=\s|$)"
+)
+
+
+def _powershell_marker(head: str) -> bool:
+    """`_PS_SNIFF.search(head)`, exactly. Without `$`, `[` or `iex` only the
+    `Verb-Noun` alternatives can match, and each holds a `-` with its verb at
+    most `_PS_VERB_MAX` characters before: the pattern runs on a window round
+    each `-`. A window's end cannot fake a match: `New-Object\\b` cut short
+    still holds `New-Obj`, a real `Verb-Noun` match."""
+    if not head.isascii() or "$" in head or "[" in head or "iex" in head.lower():
+        return _PS_SNIFF.search(head) is not None
+    at = head.find("-")
+    while at >= 0:
+        if _PS_SNIFF.search(head, max(0, at - _PS_VERB_MAX), at + 4) is not None:
+            return True
+        at = head.find("-", at + 1)
+    return False
+
+
+def _sniff_marker(name: str, pattern: re.Pattern[str], head: str) -> bool:
+    """`pattern.search(head)`, skipped when no literal of the pattern is present."""
+    if name == "powershell":
+        return _powershell_marker(head)
+    if not any(lit in head for lit in _SNIFF_LITERALS[name]) and not (
+        name == "javascript" and _JS_DECL.match(head)
+    ):
+        return False
+    return pattern.search(head) is not None
+
+
 def sniff(text: str, hint: str | None) -> str:
     """The language of a carrier: the hint when it names one, else by markers."""
     if hint:
@@ -216,20 +293,14 @@ def sniff(text: str, hint: str | None) -> str:
             return h
     head = text[:4000]
     first = head.lstrip().split("\n", 1)[0]
-    if re.match(
-        r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|nc|ncat|socat|perl|ruby|php|node|python[23]?|awk|gawk|"
-        r"echo|printf|cat|tar|rm|chmod|crontab|git|scp|rsync|certutil|bitsadmin|mshta|regsvr32|rundll32|"
-        r"cmd|reg|schtasks|wmic|vssadmin|bcdedit|msiexec|telnet|openssl|mkfifo|export|eval|exec|"
-        r"source|xxd|base64|ping|dig|nslookup|useradd|systemctl|launchctl|lua|busybox|env)(?:\.exe)?(?=\s|$)",
-        first,
-    ):
+    if _SHELL_FIRST.match(first):
         return "shell"
     for name, pattern in _LANG_SNIFF:
-        if pattern.search(head):
+        if _sniff_marker(name, pattern, head):
             return name
-    if has_python_hint(head):
+    if any(lit in head for lit in _PY_LITERALS) and has_python_hint(head):
         return "python"
-    if _GENERIC_CODE.search(head):
+    if "(" in head and _GENERIC_CODE.search(head):
         return "code"
     return "shell"
 
