@@ -51,6 +51,7 @@ _JSON_PAIR = re.compile(r'"(?:[^"\\\n]|\\.){0,200}"\s*:\s*"((?:[^"\\\n]|\\.){4,4
 _JSON_ARRAY = re.compile(
     r'\[\s*("(?:[^"\\\n]|\\.){0,2000}"(?:\s*,\s*"(?:[^"\\\n]|\\.){0,2000}"){0,40})\s*\]'
 )
+_JSON_ITEM = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _PROSE_COLON = re.compile(
     r"(?:(?<=[^\x00-\x7f])[:：]\s*|(?<=[\w)\]\"'])[:](?!//)\s+|：\s*)(?=[\"'`]?[A-Za-z_./~$\\%\[(@])"
 )
@@ -284,7 +285,7 @@ def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:
             return
     for m in _JSON_ARRAY.finditer(body):
         # exec form (`CMD ["sh", "-c", "..."]`, task args): the items as one command line
-        items = re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(1))
+        items = _JSON_ITEM.findall(m.group(1))
         if len(items) >= 2:
             _json_string(
                 " ".join(_shell_quote(_unescape(i)) for i in items), start + m.start(1), out, group
@@ -292,6 +293,10 @@ def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:
 
 
 def _unescape(raw: str) -> str:
+    if "\\" not in raw:
+        # no escape: json.loads gives the text back, or rejects a control
+        # character and the raw text is kept; either way, `raw`
+        return raw
     try:
         value = json.loads(f'"{raw}"')
     except ValueError:

@@ -832,13 +832,14 @@ def _shell(carrier: Carrier, text: str, base: int, depth: int, model: _Model) ->
     src = text.encode("utf-8", "surrogatepass")
     # byte -> char offsets only matter for ASCII-free text; approximate with a ratio
     ratio = len(text) / max(len(src), 1)
+    among = tag_words_in(text)
 
     def visit(node: Node, budget: list[int]) -> None:
         if budget[0] <= 0:
             return
         if node.type in _STMT_TYPES:
             budget[0] -= 1
-            _shell_stmt(node, src, carrier, base, ratio, depth, model)
+            _shell_stmt(node, src, carrier, base, ratio, depth, model, among)
             return
         for c in node.children:
             visit(c, budget)
@@ -847,7 +848,14 @@ def _shell(carrier: Carrier, text: str, base: int, depth: int, model: _Model) ->
 
 
 def _shell_stmt(
-    node: Node, src: bytes, carrier: Carrier, base: int, ratio: float, depth: int, model: _Model
+    node: Node,
+    src: bytes,
+    carrier: Carrier,
+    base: int,
+    ratio: float,
+    depth: int,
+    model: _Model,
+    among: frozenset[str] | None = None,
 ) -> None:
     s_start = base + int(node.start_byte * ratio)
     s_end = base + int(node.end_byte * ratio)
@@ -903,7 +911,7 @@ def _shell_stmt(
             elif _OBF_NAME.match(raw):
                 stmt.tags.update({"obfuscated", "exec"})
                 stmt.notes.append("command name built at run time")
-    text_effects(stmt.text, stmt)
+    text_effects(stmt.text, stmt, among)
     if "(" in stmt.text or '"' in stmt.text:
         for sm in _SINK_STRING.finditer(stmt.text):
             inner = sm.group("s")
@@ -1089,6 +1097,7 @@ _STMT_SPLIT = re.compile(r";\s*(?=\S)|\n")
 def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model: _Model) -> None:
     """Languages without a command grammar (PowerShell statements, cmd): split into
     statements, words by a quote-aware regex, judged as commands and as API text."""
+    among = tag_words_in(text)
     pos = 0
     count = 0
     for piece in _split_statements(text):
@@ -1142,7 +1151,7 @@ def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model:
         ):
             stmt.runs.append(_file_key(m2.group(1)))
             stmt.tags.add("exec_file")
-        text_effects(piece, stmt)
+        text_effects(piece, stmt, among)
         model.stmts.append(stmt)
 
 
@@ -1201,6 +1210,7 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
     if lang == "powershell":
         _token_statements(carrier, code, base, depth, model)
         return
+    among = tag_words_in(code)
     pos = 0
     count = 0
     for line in code.split("\n"):
@@ -1217,7 +1227,7 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
         m = _ASSIGN.match(line)
         if m:
             stmt.assigns.append(m.group(1))
-        text_effects(line, stmt)
+        text_effects(line, stmt, among)
         model.stmts.append(stmt)
         # command strings passed to a process sink run as shell
         for sm in _SINK_STRING.finditer(line):
@@ -1234,11 +1244,25 @@ def _unescape_code(s: str) -> str:
         return s
 
 
-def text_effects(text: str, stmt: Stmt) -> None:
-    """API evidence and sensitive names in a statement's text (any language)."""
+def tag_words_in(text: str) -> frozenset[str]:
+    """The gate words of `text`: what `text_effects` may pass as `among` for
+    any piece of it (a word in a piece is a word in the whole)."""
+    return _tag_words().present(text.lower())
+
+
+def text_effects(text: str, stmt: Stmt, among: frozenset[str] | None = None) -> None:
+    """API evidence and sensitive names in a statement's text (any language).
+    `among`: the gate words of a text this one is a slice of (`tag_words_in`),
+    to test a few words here instead of a pass of the automaton per statement."""
     if len(text) > 20_000:
         text = text[:20_000]
-    present = _tag_words().present(text.lower())
+    if among is None:
+        present = _tag_words().present(text.lower())
+    elif among:
+        low = text.lower()
+        present = frozenset([w for w in among if w in low])
+    else:
+        present = among
     if present:
         for tag, pattern in _API:
             if tag in stmt.tags or present.isdisjoint(lex.TAG_WORDS[tag]):
@@ -1251,7 +1275,8 @@ def text_effects(text: str, stmt: Stmt) -> None:
         and (lex.SECRET_API.search(text) or lex.SECRET_VAR.search(text) or _reads_secret_path(text))
     ):
         stmt.tags.add("secret")
-    stmt.hosts.extend(m.group(1).lower() for m in lex.URL.finditer(text))
+    if "://" in text:  # in every `lex.URL` match
+        stmt.hosts.extend(m.group(1).lower() for m in lex.URL.finditer(text))
 
 
 def _reads_secret_path(text: str) -> bool:
