@@ -541,3 +541,13 @@ def _windows(starts: list[int], before: int, after: int, n: int) -> list[tuple[i
         else:
             merged.append((start, end))
     return merged
+
+
+class WholeTextRegexAnalyzer(RegexAnalyzer):
+    """The regex rules of detector `regex_text`, run on each layer's whole text
+    instead of chunk by chunk (the scanner's `whole_text` protocol): for values
+    that span lines the chunker may put in different chunks, such as a PEM block
+    in a JavaScript template literal, whose first line reads as code and whose
+    body reads as prose."""
+
+    whole_text = True

@@ -13,7 +13,7 @@ from memgate.scanning.identifiers import IdentifierAnalyzer
 from memgate.scanning.injection import InjectionAnalyzer
 from memgate.scanning.javascript import JavaScriptAnalyzer
 from memgate.scanning.python_ast import PythonAstAnalyzer, PythonFlowAnalyzer
-from memgate.scanning.regex_rules import RegexAnalyzer
+from memgate.scanning.regex_rules import RegexAnalyzer, WholeTextRegexAnalyzer
 from memgate.scanning.secret_context import SecretContextAnalyzer
 from memgate.scanning.shell import ShellAnalyzer
 
@@ -28,6 +28,7 @@ BUILTIN_ANALYZERS: Mapping[str, AnalyzerFactory] = MappingProxyType(
         "python_ast": PythonAstAnalyzer,
         "python_flow": PythonFlowAnalyzer,
         "regex": RegexAnalyzer,
+        "regex_text": WholeTextRegexAnalyzer,
         "secret_context": SecretContextAnalyzer,
         "shell": ShellAnalyzer,
     }
