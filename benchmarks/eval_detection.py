@@ -12,7 +12,9 @@ Modes:
 - default: per-label decision rates on `dev.jsonl`, per-class rates on `public.jsonl`
   (public items have no source: scanned as `web`, or `--sources`).
 - `--heldout`: the project's own held-out cases (benchmarks/heldout/, written apart
-  from the rules and never tuned on), per label and per family.
+  from the rules), per label and per family. `--split diag` is the half whose misses
+  may be read to find what a detector lacks; `--split final` is never read and is
+  the result.
 - `--train`: the 63k training items per origin group, with the shipped model (the
   classifier has seen these: a fit number, shown only to find weak rules).
 - `--loo`: leave-one-origin-out. For every origin group (an upstream repository or a
@@ -32,6 +34,8 @@ rejected ≤ 0.5 %.
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import json
 import sys
 import tempfile
@@ -70,8 +74,14 @@ def _load(path: Path) -> list[dict[str, object]]:
     ]
 
 
+@functools.cache
+def _bundled() -> RuleSet:
+    """The bundled rules, read once: a long run keeps the rules it started with."""
+    return load_rules()
+
+
 def _ruleset(detectors: str, model: Path | None = None) -> RuleSet:
-    rules = load_rules()
+    rules = _bundled()
     kept: list[Rule] = []
     for rule in rules.rules:
         is_cls = rule.detector == CLASSIFIER
@@ -156,10 +166,19 @@ def scan_cases(
     return labels, detail
 
 
-def heldout_cases(folder: Path) -> list[Case]:
+def heldout_split(ident: str) -> str:
+    """`diag` or `final`, fixed by the case id: misses of the diagnostic half may be
+    read to find what a detector lacks; the final half is never read, and its rows
+    are the result."""
+    return "diag" if hashlib.sha256(ident.encode()).digest()[0] % 2 == 0 else "final"
+
+
+def heldout_cases(folder: Path, split: str = "all") -> list[Case]:
     cases: list[Case] = []
     for path in sorted(folder.glob("*.jsonl")):
         for row in _load(path):
+            if split != "all" and heldout_split(str(row["id"])) != split:
+                continue
             cases.append(
                 Case(
                     text=str(row["text"]),
@@ -280,6 +299,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--heldout", action="store_true", help="benchmarks/heldout/*.jsonl")
+    parser.add_argument(
+        "--split", choices=("all", "diag", "final"), default="all", help="--heldout: which half"
+    )
     parser.add_argument("--train", action="store_true", help="train.jsonl per origin group")
     parser.add_argument("--loo", action="store_true", help="leave-one-origin-out")
     parser.add_argument("--groups", default="", help="--loo: only these groups (comma list)")
@@ -294,13 +316,13 @@ def main() -> None:
         result = leave_one_origin_out(args)
     elif args.heldout or args.train:
         cases = (
-            heldout_cases(ROOT / "benchmarks" / "heldout")
+            heldout_cases(ROOT / "benchmarks" / "heldout", args.split)
             if args.heldout
             else train_cases(args.corpus)
         )
         by = "family" if args.heldout else "group"
         labels, detail = scan_cases(cases, inspector(args.detectors), errors=args.errors, by=by)
-        name = "heldout" if args.heldout else "train.jsonl"
+        name = f"heldout ({args.split})" if args.heldout else "train.jsonl"
         print(f"\n## {name} ({len(cases)} items), detectors: {args.detectors}\n")
         print(labels.markdown(["label"]))
         print(f"\n## {name} by {by}\n")
