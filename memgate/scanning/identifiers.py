@@ -186,8 +186,11 @@ _FICTIONAL = re.compile(
     """
 )
 _EXAMPLE_DOMAIN = re.compile(
-    r"(?i)[\w.+-]*@?\bexample\.(?:com|org|net|edu|[a-z]{2})\b|@mail\.example\b"
+    r"(?i)[\w.+-]*@?\bexample\.(?:com|org|net|edu|[a-z]{2})\b"
+    r"|[\w.+%-]*@(?:[\w-]+\.)*example(?![\w.-])"
 )
+"""Addresses at `example.com` and at the reserved `.example` TLD (`@mail.example`,
+`josé@correo.example`): a record's placeholder domain, not the text saying so."""
 
 
 _FICTIONAL_WORDS = AhoCorasick(
@@ -208,15 +211,34 @@ _CASE_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
 the prefilter, so it never hides a match."""
 
 
+_NAME_BEFORE = re.compile(r"(?:[^\W\d_](?:[\w'’-]*[^\W\d_])?|[^\W\d_]\.)[ \t\u00a0]+\Z")
+"""The word before a word, with only blanks between them: `Hannah ` in `Hannah Sample`."""
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """The match is a Capitalised word inside a Capitalised Name sequence: the
+    surname of `Jordan Example`, `Lars Placeholder` (a person's name, not the text
+    saying its data is an example). A lower-case word (`sample data`), an upper-case
+    one (`EXAMPLE ONLY`), a phrase (`for example`, `e.g.`) or a capitalised word
+    opening a sentence or a heading (`Example: ...`) is a word about the data."""
+    word = text[start:end]
+    if not (word[:1].isupper() and word[1:].islower() and word.isalpha()):
+        return False
+    before = _NAME_BEFORE.search(text, max(0, start - 40), start)
+    return before is not None and before.group()[0].isupper()
+
+
 def is_fictional_context(context: str) -> bool:
     """The text says its data is an example, a sample or made up. E-mail and web
-    addresses at `example.com` (RFC 2606 names used in any real-looking record)
-    do not count as saying so."""
+    addresses at `example.com` or `*.example` (RFC 2606 names used in any
+    real-looking record) and people named `Example` or `Sample` do not count as
+    saying so."""
     if (context.isascii() or not _CASE_FOLDS.search(context)) and not (
         _FICTIONAL_WORDS.find_matches_as_indexes(_utf_safe(context.lower()))
     ):
         return False
-    return bool(_FICTIONAL.search(_EXAMPLE_DOMAIN.sub(" ", context)))
+    text = _EXAMPLE_DOMAIN.sub(" ", context)
+    return any(not _in_name(text, m.start(), m.end()) for m in _FICTIONAL.finditer(text))
 
 
 def _utf_safe(text: str) -> str:
