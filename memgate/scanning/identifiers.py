@@ -342,6 +342,8 @@ _UNICODE_NAME_LOCAL = re.compile(
 )
 """A person's name as an address: `søren.åberg`, `jürgen.müller`, `王芳`."""
 _EMAIL_BEFORE = re.compile(r"[\w.+-]@[\w-]+\.\w")
+_EXAMPLE_TLD = re.compile(r"(?i)@(?:[\w-]+\.)*(?!example\.)[\w-]+\.example\Z")
+"""An address under the reserved `.example` TLD with a name of its own (`@correo.example`)."""
 
 
 def _regions(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -595,15 +597,19 @@ class IdentifierAnalyzer:
 
     # -- kinds
 
-    def _accept(self, spec: _Spec, value: str, text: str, start: int, end: int) -> bool:
+    def _accept(
+        self, spec: _Spec, value: str, text: str, start: int, end: int, probe: str | None = None
+    ) -> bool:
+        """`probe`: the value as the validators and filters see it (default: `value`)."""
         if (start > 0 and text[start - 1] in _MASK_CHARS) or (
             end < len(text) and text[end] in _MASK_CHARS
         ):
             return False  # part of a masked value: 171370********9944
         context = text[max(0, start - CONTEXT_CHARS) : end + CONTEXT_CHARS]
-        if any(not v(value, context) for v in spec.validators):
+        seen = value if probe is None else probe
+        if any(not v(seen, context) for v in spec.validators):
             return False
-        if any(f(value, context) for f in spec.filters):
+        if any(f(seen, context) for f in spec.filters):
             return False
         return not is_fictional_context(_paragraph(text, start, end))
 
@@ -718,7 +724,10 @@ class IdentifierAnalyzer:
                 domain.encode("idna")
             except UnicodeError:
                 continue
-            if not self._accept(spec, value, text, vstart, vend):
+            # `josé@correo.example`: a made-up record's domain under the reserved
+            # `.example` TLD, as the ASCII rule counts it; `@example.org` is a doc's.
+            probe = value[: -len(".example")] if _EXAMPLE_TLD.search(value) else value
+            if not self._accept(spec, value, text, vstart, vend, probe):
                 continue
             context = text[max(0, vstart - CONTEXT_CHARS) : vend + CONTEXT_CHARS]
             local = value.rpartition("@")[0]
