@@ -52,7 +52,7 @@ from memgate.scanning._code_lang import KeywordSet, has_python_hint
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.carriers import MAX_DEPTH, Carrier, extract, is_placeholder_doc
 from memgate.scanning.rules import Rule
-from memgate.scanning.treesitter import parse, strip_comments, walk
+from memgate.scanning.treesitter import parse, parser_for, strip_comments, walk
 
 MAX_STATEMENTS = 600
 MAX_HITS_PER_RULE = 8
@@ -329,6 +329,10 @@ class _Model:
     stmts: list[Stmt] = field(default_factory=list)
     python: list[Carrier] = field(default_factory=list)
     remotes: dict[str, str] = field(default_factory=dict)
+    inert_groups: set[int] = field(default_factory=set)
+    """Groups of the carriers left out as inert (see `_inert`)."""
+    inert_bound: int = 0
+    """A bound on the statements those carriers would yield."""
 
 
 # --- shell commands -----------------------------------------------------------
@@ -349,7 +353,10 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     low = [a.lower() for a in args]
     joined = " ".join(low)
     tags = stmt.tags
-    urls = [m.group(1).lower() for a in args for m in lex.URL.finditer(a)]
+    # "://" is in every `lex.URL` match
+    urls = (
+        [m.group(1).lower() for a in args for m in lex.URL.finditer(a)] if "://" in joined else []
+    )
     stmt.hosts.extend(urls)
     if n in lex.FETCHERS and not any(_URLISH.search(a) for a in args):
         return  # `curl ...|bash` in a sentence names the pattern, it fetches nothing
@@ -779,21 +786,23 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         tags.add("decode")
         return
     if (
-        any(
-            re.fullmatch(
-                r"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|/bin/\w+sh",
-                a,
-            )
-            for a in low
-        )
-        and any(re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+", a) for a in low)
-        and any(re.fullmatch(r"\d{2,5}", a) for a in low)
+        ("sh" in joined or "cmd" in joined)  # in every `_SHELL_ARG` match
+        and any(_SHELL_ARG.fullmatch(a) for a in low)
+        and any(_HOST_ARG.fullmatch(a) for a in low)
+        and any(_PORT_ARG.fullmatch(a) for a in low)
     ):
         # an unknown tool given a host, a port and a shell: serves the shell there
         tags.update({"connect", "shell"})
     if _PATHISH.search(name):
         tags.add("exec_file")
         stmt.runs.append(_file_key(name))
+
+
+_SHELL_ARG = re.compile(
+    r"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|/bin/\w+sh"
+)
+_HOST_ARG = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+")
+_PORT_ARG = re.compile(r"\d{2,5}")
 
 
 def _host_of(word: str) -> str:
@@ -999,7 +1008,7 @@ def _shell_command(
         )
         and args
     ):
-        while args and (args[0].startswith("-") or re.fullmatch(r"\w+=.*|\d+[smh]?", args[0])):
+        while args and (args[0].startswith("-") or _WRAPPER_ARG.fullmatch(args[0])):
             args = args[1:]
         if not args:
             break
@@ -1051,6 +1060,9 @@ def _shell_command(
         for a in args:
             if a.lstrip().startswith("!"):
                 nested.append(("shell", a.lstrip()[1:]))
+
+
+_WRAPPER_ARG = re.compile(r"\w+=.*|\d+[smh]?")
 
 
 def _utf16_b64(value: str) -> str | None:
@@ -1284,10 +1296,13 @@ def _reads_secret_path(text: str) -> bool:
     return m is not None
 
 
-def _analyze_carrier(carrier: Carrier, model: _Model, depth: int, base: int | None = None) -> None:
+def _analyze_carrier(
+    carrier: Carrier, model: _Model, depth: int, base: int | None = None, lang: str | None = None
+) -> None:
     text = carrier.text
     start = carrier.start if base is None else base
-    lang = sniff(text, carrier.language)
+    if lang is None:
+        lang = sniff(text, carrier.language)
     if lang == "python":
         model.python.append(carrier)
         for line_start, line in _lines_with_offsets(text):
@@ -1410,9 +1425,93 @@ def _carrier_keywords() -> KeywordSet:
     return KeywordSet(lex.API_KEYWORDS + lex.GATE_KEYWORDS)
 
 
+# Inert carriers. A prose line that passes the carrier gate on a weak word
+# ("pipeline" holds "pipe") is parsed and walked only to yield statements without
+# effects. Such statements change no hit and no flow (rules and flow read tags;
+# without an assignment or a write nothing is passed on) except two ways: they
+# count toward `MAX_STATEMENTS`, and a "together" hit of their group ends at the
+# last statement of the group. So `build_model` first leaves out carriers that
+# provably yield only such statements, and builds again with every carrier when
+# a tagged statement shares a group with one left out or the statements could
+# reach the cap.
+#
+# A carrier is inert when its text has no quote, substitution, redirect,
+# grouping, assignment or escape (`_NOT_INERT`; separators `;&|` and newlines
+# only split it into more statements, counted by `_stmt_bound`), no gate word
+# of `text_effects`, no `/bin/`, no word `command_effects` or `_shell_command`
+# treat apart (`_SPECIAL_NAMES`; `mkfs*` and `*.exe` refused outright) and no
+# word `_PATHISH` takes for a path to run (`_PATH_WORD`), and it does not sniff
+# as Python, PowerShell or awk (those paths read other markers). Then every
+# shell command is an unknown tool with plain words, and every other language's
+# line has no assignment and no string for a process sink. U+FEFF is whitespace
+# to the grammar and not to `str.split`: refused, so words here are never coarser.
+_NOT_INERT = re.compile(r"[$`'\"=<>(){}\[\]\\\ufeff]")
+# `_PATHISH` on some whitespace-separated word, given no `$`, `%...%\` or `C:\`
+_PATH_WORD = re.compile(
+    r"(?:^|(?<=\s))(?:\.{0,2}/|~/)|\.(?:exe|sh|ps1|bat|cmd|vbs|hta|dll|msi|elf|bin|py|pl|rb|js)(?=\s|\Z)",
+    re.IGNORECASE,
+)
+_RUN = re.compile(r"[\w.+-]+")
+_SPECIAL_NAMES = frozenset(
+    {
+        *lex.FETCHERS,
+        *lex.INLINE_FLAGS,
+        *lex.SHELLS,
+        *lex.DUMPERS,
+        # command_effects
+        *("certutil", "bitsadmin", "start-bitstransfer", "mshta", "regsvr32", "rundll32"),
+        *("msiexec", "cmstp", "installutil", "msbuild", "regasm", "regsvcs", "odbcconf"),
+        *("wmic", "forfiles", "pcalua", "msxsl", "ieexec", "control"),
+        *("iex", "invoke-expression", "source", ".", "eval", "exec"),
+        *("start-process", "start", "saps", "invoke-item", "ii", "wscript", "cscript"),
+        *("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "telnet", "socat"),
+        *("openssl", "busybox", "scp", "rsync", "sftp", "rclone", "lftp", "smbclient"),
+        *("ftp", "pscp", "git", "aws", "gsutil", "az", "gcloud"),
+        *("mail", "mailx", "sendmail", "mutt", "send-mailmessage", "swaks"),
+        *("new-inboxrule", "set-inboxrule", "set-mailbox", "new-transportrule"),
+        *("msfvenom", "chmod", "ping", "dig", "nslookup", "host", "drill", "resolve-dnsname"),
+        *("rm", "remove-item", "ri", "del", "erase", "rd", "rmdir", "shred", "srm", "wipe"),
+        *("wipefs", "format-volume", "clear-disk", "diskpart", "format", "dd"),
+        *("vssadmin", "wbadmin", "bcdedit", "cipher", "crontab", "schtasks", "reg"),
+        *("useradd", "adduser", "net", "net1", "systemctl", "launchctl", "sc"),
+        *("cat", "tac", "head", "tail", "less", "more", "xxd", "base64", "od", "hexdump"),
+        *("type", "get-content", "gc", "strings", "tar", "zip", "7z", "gzip"),
+        *("compress-archive", "find", "cp", "copy-item", "sqlite3"),
+        *("unzip", "expand-archive", "bsdtar", "printf", "echo"),
+        *("rev", "gunzip", "zcat", "uudecode"),
+        # shell arguments of the unknown-tool check
+        *("cmd", "cmd.exe", "powershell", "powershell.exe"),
+        # _shell_command: wrappers and nested scripts
+        *("sudo", "doas", "nohup", "time", "nice", "timeout", "stdbuf", "xargs", "command"),
+        *("env", "setsid", "toybox", "pwsh", "awk", "gawk", "mawk", "nawk", "ssh"),
+    }
+)
+
+
+def _inert(text: str, lang: str) -> bool:
+    """Whether a top-level carrier yields only statements without effects (see above)."""
+    if lang in ("python", "powershell", "awk") or _NOT_INERT.search(text):
+        return False
+    low = text.lower()
+    if "/bin/" in low or "mkfs" in low or ".exe" in low or _tag_words().present(low):
+        return False
+    if not _SPECIAL_NAMES.isdisjoint(_RUN.findall(low)) or _PATH_WORD.search(text):
+        return False
+    return parser_for("shell") is not None
+
+
 @lru_cache(maxsize=256)
 def build_model(text: str) -> _Model:
     """Carriers, statements and flow of one text (memoized on the text)."""
+    model = _build(text, skip_inert=True)
+    if model.inert_groups:
+        tagged = {s.group for s in model.stmts if s.tags}
+        if model.inert_bound + len(model.stmts) >= MAX_STATEMENTS or (tagged & model.inert_groups):
+            model = _build(text, skip_inert=False)
+    return model
+
+
+def _build(text: str, *, skip_inert: bool) -> _Model:
     model = _Model()
     full = _carrier_keywords()
     for carrier in extract(text[:MAX_TEXT]):
@@ -1424,7 +1523,12 @@ def build_model(text: str) -> _Model:
                 carrier.start, carrier.text, carrier.language, carrier.group, True, carrier.verbatim
             )
         try:
-            _analyze_carrier(carrier, model, 0)
+            lang = sniff(carrier.text, carrier.language)
+            if skip_inert and _inert(carrier.text, lang):
+                model.inert_groups.add(carrier.group)
+                model.inert_bound += _stmt_bound(carrier.text)
+                continue
+            _analyze_carrier(carrier, model, 0, lang=lang)
         except (RecursionError, ValueError, UnicodeError, IndexError):
             continue
         if len(model.stmts) >= MAX_STATEMENTS:
