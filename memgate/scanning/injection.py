@@ -460,6 +460,7 @@ class InjectionAnalyzer:
             occs += self._occurrences(view, rest, keys)
         if not occs:
             return
+        occs = _drop_inner_discussion(occs)
         n_sent = len(view.starts)
         by_sent: dict[int, list[_Occ]] = {}
         for occ in occs:
@@ -630,6 +631,24 @@ def _match_entry(entry: Entry, anchors: Sequence[str], view: View, out: list[_Oc
             count += 1
             if count >= MAX_MATCHES_PER_ENTRY:
                 return
+
+
+def _drop_inner_discussion(occs: list[_Occ]) -> list[_Occ]:
+    """Drop discussion markers (`example`, `meta`) that lie inside an occurrence
+    of another feature: the word is then part of the attack's own phrase (检测到
+    in a fake status line `检测到内部测试账号`), not talk about attacks."""
+    inner = [
+        o
+        for o in occs
+        if o.feature in DISCUSSION
+        and any(
+            p.feature not in DISCUSSION and p.start <= o.start and o.end <= p.end and p != o
+            for p in occs
+        )
+    ]
+    if not inner:
+        return occs
+    return [o for o in occs if o not in inner]
 
 
 def _best_window(
