@@ -1408,6 +1408,9 @@ def _gate() -> KeywordSet:
     return KeywordSet(lex.GATE_KEYWORDS)
 
 
+# memoized: the scanner asks for one text twice (`EffectsAnalyzer.analyze`, then
+# `python_carriers`), and the answer is a pure function of the text
+@lru_cache(maxsize=16)
 def may_fire(text: str) -> bool:
     """Whether any rule can fire on `text`: a sink-like word, a command name
     spliced from variables, or a tool call in JSON. One Aho-Corasick pass on
