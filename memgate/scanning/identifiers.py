@@ -38,7 +38,7 @@ from __future__ import annotations
 import importlib
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,10 +64,13 @@ PHONE_NEAR = 40
 
 Check = Callable[[str], bool]
 
-_KINDS = frozenset({"checksum", "phone", "email"})
+_KINDS = frozenset({"checksum", "phone", "email", "record"})
 _PARAMS = frozenset(
-    {"kind", "check", "label", "near", "context", "digits", "near_labels", "tight", "shape"}
-)
+    {
+        "kind", "check", "label", "near", "context", "digits", "near_labels", "tight", "shape",
+        "countries", "documents", "columns",
+    }
+)  # fmt: skip
 _TIGHT_GAP = re.compile(
     r"""(?ix)[ \t:：=#"'.,|()（）\[\]{}-]{0,6}
     (?:(?:is|was|no\.?|nr\.?|num(?:ber)?|号码?|號碼?|是|为|為)[ \t:：=#"'.-]{0,3})?"""
@@ -426,6 +429,12 @@ class _Spec:
     validators: tuple[Predicate, ...]
     filters: tuple[Predicate, ...]
     kinds: frozenset[ChunkKind]
+    countries: dict[str, tuple[Check, ...]] = field(default_factory=dict)
+    """`kind = "record"`: per ISO country code, the checks of its personal numbers."""
+    documents: frozenset[str] = frozenset()
+    """`kind = "record"`: document types (`passport`) that make any ID-shaped number one."""
+    columns: frozenset[str] = frozenset()
+    """`kind = "record"`: CSV header cells naming an identity number (`id_number`)."""
 
 
 def _compile(rule: Rule) -> _Spec:
@@ -455,6 +464,13 @@ def _compile(rule: Rule) -> _Spec:
         raise ValueError(f"{rule.id}: unknown filter or validator {exc}") from None
     keywords = _words(rule.keywords)
     near_labels = _words(str(k) for k in params.get("near_labels", []))
+    raw_countries = params.get("countries", {})
+    if kind == "record" and not (isinstance(raw_countries, dict) and raw_countries):
+        raise ValueError(f"{rule.id}: a record rule needs params.countries")
+    countries = {
+        str(code).upper(): tuple(_check(str(n)) for n in checks)
+        for code, checks in dict(raw_countries).items()
+    }
     return _Spec(
         rule=rule,
         kind=kind,
@@ -473,7 +489,21 @@ def _compile(rule: Rule) -> _Spec:
         validators=validators,
         filters=filters,
         kinds=frozenset(rule.chunks),
+        countries=countries,
+        documents=frozenset(_key(str(d)) for d in params.get("documents", [])),
+        columns=frozenset(_key(str(c)) for c in params.get("columns", [])),
     )
+
+
+def _key(name: str) -> str:
+    """A field name as compared: `ID-Number`, `id_number`, `id number` are one."""
+    low = name.strip().strip("\"'").lower()
+    if low.isalpha():
+        return low
+    return " ".join(_KEY_SEPARATORS.split(low)).strip()
+
+
+_KEY_SEPARATORS = re.compile(r"[\s_\-.]+")
 
 
 def _words(words: Iterable[str]) -> tuple[str, ...]:
@@ -516,6 +546,14 @@ class _Labels:
 
     def any(self, words: frozenset[str]) -> bool:
         return not words.isdisjoint(self.ends)
+
+    def between(self, words: frozenset[str], low: int, high: int) -> list[int]:
+        """Where the words ending in [low, high) end, in order."""
+        ends = self.merged.get(words)
+        if ends is None:
+            ends = sorted({e for w in words.intersection(self.ends) for e in self.ends[w]})
+            self.merged[words] = ends
+        return ends[bisect_left(ends, low) : bisect_left(ends, high)]
 
 
 class IdentifierAnalyzer:
@@ -574,6 +612,10 @@ class IdentifierAnalyzer:
                 continue
             if digit_count < spec.digits:
                 continue
+            if spec.kind == "record":
+                if labels.any(spec.keyword_set):
+                    yield from self._records(spec, text, labels)
+                continue
             if spec.shape is not None and spec.shape.search(text) is None:
                 continue  # no match of `regex` can hold no match of its shape
             if spec.kind == "phone":
@@ -613,12 +655,22 @@ class IdentifierAnalyzer:
             return False
         return not is_fictional_context(_paragraph(text, start, end))
 
-    def _labelled(self, spec: _Spec, text: str, labels: _Labels, start: int) -> bool:
+    def _labelled(
+        self, spec: _Spec, text: str, labels: _Labels, start: int, end: int | None = None
+    ) -> bool:
         low = _paragraph_start(text, start) if spec.paragraph else max(0, start - spec.near)
         if not spec.tight:
-            return labels.before(spec.keyword_set, start, low)
-        end = labels.last(spec.keyword_set, start, low)
-        return end >= 0 and _TIGHT_GAP.fullmatch(text, end, start) is not None
+            if labels.before(spec.keyword_set, start, low):
+                return True
+        else:
+            last = labels.last(spec.keyword_set, start, low)
+            if last >= 0 and _TIGHT_GAP.fullmatch(text, last, start) is not None:
+                return True
+        # A table's header labels every row of its column (`name,ssn` over 40 rows).
+        if end is None or not labels.before(spec.keyword_set, start, _paragraph_start(text, start)):
+            return False
+        header = _column_header(text, start, end)
+        return header is not None and _key(header) in spec.keyword_set
 
     def _checksums(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
         group = spec.rule.value_group if spec.rule.value_group is not None else 0
@@ -633,7 +685,7 @@ class IdentifierAnalyzer:
             if vstart < 0:
                 continue
             # The label test first: a bisection, where the check is a stdnum call.
-            if spec.label_required and not self._labelled(spec, text, labels, vstart):
+            if spec.label_required and not self._labelled(spec, text, labels, vstart, vend):
                 continue
             value = text[vstart:vend]
             if not _checked(spec.checks, value):
@@ -737,3 +789,200 @@ class IdentifierAnalyzer:
             count += 1
             if count >= MAX_HITS_PER_RULE:
                 return
+
+    def _records(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
+        """`{"country": "SE", "number": "850706-1318"}`, `country: IN` / `id_no: …`,
+        and CSV `country,id_number` rows: a number under a generic key whose record
+        names a country is checked as that country's personal numbers (or, where the
+        record names the document, `"doc_type": "passport"`, taken as one)."""
+        count = 0
+        for value_span, country, document in _record_values(spec, text, labels):
+            vstart, vend = value_span
+            value = text[vstart:vend]
+            checks = spec.countries.get(country, ()) if country else ()
+            ok = bool(checks) and _checked(checks, value)
+            if not ok and document():
+                ok = sum(c.isdigit() for c in value) >= 3 and _checked((), value)
+            if not ok or not self._accept(spec, value, text, vstart, vend):
+                continue
+            yield Hit(rule_id=spec.rule.id, start=vstart, end=vend, value=(vstart, vend))
+            count += 1
+            if count >= MAX_HITS_PER_RULE:
+                return
+
+
+# ---------------------------------------------------------------- records and tables
+
+_COUNTRY_VALUE = re.compile(r"""["']?[ \t]*[:=：][ \t]*["']?([A-Za-z]{2})(?![A-Za-z])""")
+"""After a country word (`"country": "SE"`, `nationality=in`): its ISO code."""
+_DOCUMENT_FIELD = re.compile(
+    r"""(?ix)["']?(?<![\w-])(?:doc(?:ument)?[_ -]?type|id[_ -]?type|type|kind)["']?
+    [ \t]*[:=：][ \t]*["']?([A-Za-z][\w' -]{1,30}?)["',}\n]"""
+)
+RECORD_CHARS = 300
+"""How far a record's fields may stand from its number (an object, or lines around)."""
+
+
+def _record(text: str, start: int, end: int) -> tuple[int, int]:
+    """The JSON object holding the value, or the paragraph lines around it."""
+    low = max(0, start - RECORD_CHARS)
+    high = min(len(text), end + RECORD_CHARS)
+    open_ = text.rfind("{", low, start)
+    close = text.find("}", end, high)
+    if open_ >= 0 and close >= 0 and text.rfind("}", open_, start) < 0:
+        return open_, close + 1
+    para = _paragraph_start(text, start)
+    after = text.find("\n\n", end, high)
+    return max(para, low), after if after >= 0 else high
+
+
+def _record_values(
+    spec: _Spec, text: str, labels: _Labels
+) -> Iterator[tuple[tuple[int, int], str, Callable[[], bool]]]:
+    """(value span, country code, does the record name a document) of each keyed
+    value and table cell. Only the records around a country field (a country word
+    the automaton found, then its code: one anchored match) are read, and in them
+    only what follows a generic key (`near_labels`: `number`, `id_no`): `regex`
+    is matched right after the key, never searched."""
+    group = spec.rule.value_group if spec.rule.value_group is not None else 0
+    places = labels.between(spec.keyword_set, 0, len(text) + 1)
+    countries: list[tuple[int, str]] = []
+    for place in places[:MAX_CANDIDATES]:
+        code = _COUNTRY_VALUE.match(text, place)
+        if code is not None:
+            countries.append((place, code.group(1).upper()))
+    regions: set[tuple[int, int]] = set()
+    seen: set[int] = set()
+    candidates = 0
+    for place, _ in countries:
+        low, high = _record(text, place, place)
+        if (low, high) in regions:
+            continue
+        regions.add((low, high))
+        inside = [c for c in countries if low <= c[0] < high]
+
+        def document(low: int = low, high: int = high) -> bool:
+            return any(
+                _key(d.group(1)) in spec.documents
+                for d in _DOCUMENT_FIELD.finditer(text, low, high)
+            )
+
+        for key_end in labels.between(spec.near_set, low, high):
+            m = spec.pattern.match(text, key_end, high)
+            if m is None:
+                continue
+            candidates += 1
+            if candidates > MAX_CANDIDATES:
+                return
+            vstart, vend = m.span(group)
+            if vstart < 0 or vstart in seen:
+                continue
+            seen.add(vstart)
+            country = min(inside, key=lambda c: abs(c[0] - vstart))[1]
+            yield (vstart, vend), country, document
+    if spec.columns and "\n" in text:
+        yield from _table_values(spec, text, places)
+
+
+def _no_document() -> bool:
+    return False
+
+
+_DELIMITERS = (",", "\t", ";", "|")
+TABLE_HEADER_CHARS = 400
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """Where each cell of a delimited line stands, quotes and blanks stripped."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for cell in line.split(delimiter):
+        a, b = at, at + len(cell)
+        while a < b and line[a] in " \"'":
+            a += 1
+        while b > a and line[b - 1] in " \"'":
+            b -= 1
+        spans.append((a, b))
+        at += len(cell) + 1
+    return spans
+
+
+def _table_values(
+    spec: _Spec, text: str, places: Sequence[int]
+) -> Iterator[tuple[tuple[int, int], str, Callable[[], bool]]]:
+    """CSV / TSV rows under a header naming a country column and an ID column
+    (`places`: where a country word ends)."""
+    seen = -1
+    for place in places[:MAX_CANDIDATES]:
+        line_start = text.rfind("\n", 0, place) + 1
+        if line_start == seen:
+            continue
+        seen = line_start
+        line_end = text.find("\n", place)
+        if line_end < 0 or line_end - line_start > TABLE_HEADER_CHARS:
+            continue  # a header has rows under it, and is a short line
+        header = text[line_start:line_end]
+        delimiter = max(_DELIMITERS, key=header.count)
+        if header.count(delimiter) == 0:
+            continue
+        names = [_key(header[a:b]) for a, b in _cells(header, delimiter)]
+        country_col = next((i for i, v in enumerate(names) if v in _COUNTRY_COLUMNS), -1)
+        id_cols = [i for i, v in enumerate(names) if v in spec.columns]
+        if country_col < 0 or not id_cols:
+            continue
+        at = line_end + 1
+        for _ in range(MAX_CANDIDATES):
+            if at >= len(text):
+                break
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            row = text[at:end]
+            if row.count(delimiter) != header.count(delimiter):
+                break
+            cells = _cells(row, delimiter)
+            a, b = cells[country_col]
+            country = row[a:b].upper()
+            for i in id_cols:
+                a, b = cells[i]
+                if b > a:
+                    yield (at + a, at + b), country, _no_document
+            at = end + 1
+
+
+_COUNTRY_COLUMNS = frozenset({"country", "country code", "nationality", "issuing country"})
+
+
+def _column_header(text: str, start: int, end: int) -> str | None:
+    """The header cell over the table cell `text[start:end]`: the first line of its
+    block of lines with as many delimiters (a CSV header), if the value is a cell."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    line = text[line_start:line_end]
+    delimiter = max(_DELIMITERS, key=line.count)
+    n = line.count(delimiter)
+    if n == 0:
+        return None
+    cells = _cells(line, delimiter)
+    index = next(
+        (i for i, (a, b) in enumerate(cells) if a == start - line_start and b == end - line_start),
+        -1,
+    )
+    if index < 0:
+        return None
+    header_start = line_start
+    for _ in range(200):
+        if header_start == 0:
+            break
+        prev_start = text.rfind("\n", 0, header_start - 1) + 1
+        prev = text[prev_start : header_start - 1]
+        if prev.count(delimiter) != n:
+            break
+        header_start = prev_start
+    if header_start == line_start:
+        return None
+    header_end = text.find("\n", header_start)
+    header = text[header_start:header_end]
+    a, b = _cells(header, delimiter)[index]
+    cell = header[a:b]
+    return cell if cell and not any(c.isdigit() for c in cell) else None
