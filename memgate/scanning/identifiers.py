@@ -214,8 +214,9 @@ _CASE_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
 the prefilter, so it never hides a match."""
 
 
-_NAME_BEFORE = re.compile(r"(?:[^\W\d_](?:[\w'’-]*[^\W\d_])?|[^\W\d_]\.)[ \t\u00a0]+\Z")
-"""The word before a word, with only blanks between them: `Hannah ` in `Hannah Sample`."""
+_NAME_BEFORE = re.compile(r"(?:[^\W\d_](?:[\w'’\\-]*[^\W\d_])?|[^\W\d_]\.)[ \t\u00a0]+\Z")
+"""The word before a word, with only blanks between them: `Hannah ` in `Hannah Sample`
+(`Bj\\u00f6rn ` as JSON escapes it is one word)."""
 
 
 def _in_name(text: str, start: int, end: int) -> bool:
