@@ -837,6 +837,28 @@ def _record(text: str, start: int, end: int) -> tuple[int, int]:
     return max(para, low), after if after >= 0 else high
 
 
+_OBJECT_KEY = re.compile(r"""["']([^"'{}\n]{1,40})["'][ \t]*:[ \t]*\Z""")
+_IDENTITY_OBJECT = re.compile(
+    r"(?i)ident|(?<![a-z])id(?![a-z])|doc|passport|national|citizen|personal|kyc|证件|身份|證件|身分"
+)
+"""An object key saying the object is an identity document (`id_document`, `identity`)."""
+
+
+def _same_record(text: str, start: int, countries: Sequence[tuple[int, str]]) -> bool:
+    """The value's own object names a country, or is an identity document inside the
+    object that does (`{"country": "IN", "id_document": {"number": …}}`): an order's
+    or an invoice's `number` in a record with a country is not a personal number."""
+    open_ = text.rfind("{", max(0, start - RECORD_CHARS), start)
+    if open_ < 0 or text.rfind("}", open_, start) >= 0:
+        return True  # not inside a JSON object: a key-value block, the lines around
+    close = text.find("}", start, start + RECORD_CHARS)
+    close = len(text) if close < 0 else close
+    if any(open_ < place < close for place, _ in countries):
+        return True
+    key = _OBJECT_KEY.search(text, max(0, open_ - 48), open_)
+    return key is not None and _IDENTITY_OBJECT.search(key.group(1)) is not None
+
+
 def _record_values(
     spec: _Spec, text: str, labels: _Labels
 ) -> Iterator[tuple[tuple[int, int], str, Callable[[], bool]]]:
@@ -879,6 +901,8 @@ def _record_values(
             if vstart < 0 or vstart in seen:
                 continue
             seen.add(vstart)
+            if not _same_record(text, vstart, inside):
+                continue
             country = min(inside, key=lambda c: abs(c[0] - vstart))[1]
             yield (vstart, vend), country, document
     if spec.columns and "\n" in text:
