@@ -20,6 +20,14 @@ Rules (`rules/identifiers.toml`) are data; this module only knows three kinds:
   businesses, and NANP 555-0100..0199 is reserved for fiction: not personal data.
 - `kind = "email"`: addresses with an internationalised domain or local part
   (IDN, EAI) that the ASCII e-mail rule cannot see; the domain must encode to IDNA.
+- `kind = "record"`: a record names the ID's country (`"country": "SE"`, one of the
+  rule's `keywords` then an ISO code) and holds a number under a generic key (a
+  `params.near_labels` word, then `regex`): the number must pass that country's
+  `params.countries` checks, or the record names the document (`params.documents`:
+  `"doc_type": "passport"`). CSV / TSV tables with a country column and an ID
+  column (`params.columns`) are read row by row.
+
+A labelled rule's label may also be the header cell over a table cell (`name,ssn`).
 
 Any kind may set `params.shape`: a regex every match of `regex` contains, found
 fast (start it with a digit); a chunk without it is not scanned with `regex`.
