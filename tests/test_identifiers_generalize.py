@@ -302,6 +302,8 @@ def test_benign_records_and_docs_stay_approved(inspector: Inspector) -> None:
         json.dumps({"country": "TR", "ts": "2024-05-01T10:24:07Z", "number": "1714567890123"}),
         "country,price,id\nSE,1299.00,88213\nTR,49.90,88214",
         "order_no,country,amount\n48213377,PL,129.99",
+        "x,sin,cos\n0.5,0.479425538,0.877582561\n1.0,0.841470984,0.540302305",
+        "sku,tin,qty\nA-1,tin can 330ml,48213\nA-2,tin lid,99120",
         "Bring your passport and 2 photos; passport v2 API uses OAuth2.",
         "Released on 14 March 1988; the date of birth field is required.",
         "Contact: jane.doe@example.org",

@@ -678,6 +678,8 @@ class IdentifierAnalyzer:
         # A table's header labels every row of its column (`name,ssn` over 40 rows).
         if end is None or not labels.before(spec.keyword_set, start, _paragraph_start(text, start)):
             return False
+        if _DECIMAL.fullmatch(text, start, end):
+            return False  # a measurement column (`x,sin,cos` / `0.479425538`), not an ID
         header = _column_header(text, start, end)
         return header is not None and _key(header) in spec.keyword_set
 
@@ -922,6 +924,7 @@ def _no_document() -> bool:
 
 
 _DELIMITERS = (",", "\t", ";", "|")
+_DECIMAL = re.compile(r"-?\d+\.\d+")
 TABLE_HEADER_CHARS = 400
 
 
