@@ -1417,8 +1417,9 @@ def _gate() -> KeywordSet:
 
 
 # memoized: the scanner asks for one text twice (`EffectsAnalyzer.analyze`, then
-# `python_carriers`), and the answer is a pure function of the text
-@lru_cache(maxsize=16)
+# `python_carriers`), and the answer is a pure function of the text; the last
+# text only, as for `build_model`
+@lru_cache(maxsize=1)
 def may_fire(text: str) -> bool:
     """Whether any rule can fire on `text`: a sink-like word, a command name
     spliced from variables, or a tool call in JSON. One Aho-Corasick pass on
@@ -1511,9 +1512,12 @@ def _inert(text: str, lang: str) -> bool:
     return parser_for("shell") is not None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1)
 def build_model(text: str) -> _Model:
-    """Carriers, statements and flow of one text (memoized on the text)."""
+    """Carriers, statements and flow of one text. Memoized for the last text only:
+    the scanner asks for the same text twice in a row (the analyzer, then its
+    Python pieces); a larger memo would make a benchmark's repeated inputs free
+    and keep memory texts in a module-level cache."""
     model = _build(text, skip_inert=True)
     if model.inert_groups:
         tagged = {s.group for s in model.stmts if s.tags}
