@@ -217,18 +217,8 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         line = outside
     if _COMMENT_LINE.match(line):
         return
-    body = line
-    cut = 0
-    for _ in range(3):
-        changed = False
-        for prefix in _PREFIXES:
-            pm = prefix.match(body)
-            if pm and pm.end() > 0:
-                cut += pm.end()
-                body = body[pm.end() :]
-                changed = True
-        if not changed:
-            break
+    cut = _prefix_length(line)
+    body = line[cut:]
     opener = line[cut - 2 : cut - 1] if cut >= 2 and line[cut - 1 : cut] == "!" else ""
     if opener in ('"', "'"):
         body = body.rstrip().removesuffix(opener)  # git alias written `x = "!cmd"`
@@ -248,11 +238,30 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         if cm is not None and cm.end() < len(body):
             head = body[: cm.start()]
             mention = is_mention(head)
-            out.append(
-                Carrier(start + cut + cm.end(), body[cm.end() :], None, group, mention=mention)
-            )
-            return
+            # "Dockerfile step: RUN curl … | sh": the introduced command may carry
+            # a prefix of its own (a Dockerfile instruction, a prompt, a list mark)
+            at = cm.end() + _prefix_length(body[cm.end() :])
+            if at < len(body):
+                out.append(Carrier(start + cut + at, body[at:], None, group, mention=mention))
+                return
     out.append(Carrier(start + cut, body, None, group))
+
+
+def _prefix_length(line: str) -> int:
+    """Length of the carrier prefixes (`_PREFIXES`: list marks, prompts, Dockerfile
+    instructions, YAML script keys, cron times, Makefile tabs, git aliases) that
+    open `line`, up to three stacked."""
+    cut = 0
+    for _ in range(3):
+        changed = False
+        for prefix in _PREFIXES:
+            pm = prefix.match(line[cut:])  # `^` anchors at a slice's start, not at pos
+            if pm and pm.end() > 0:
+                cut += pm.end()
+                changed = True
+        if not changed:
+            break
+    return cut
 
 
 # Literal prefilters: both patterns open with an alternation `re` tries at every
