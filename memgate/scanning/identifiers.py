@@ -44,6 +44,7 @@ a `+` or a `00` in front.
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -684,17 +685,8 @@ class IdentifierAnalyzer:
         return header is not None and _key(header) in spec.keyword_set
 
     def _checksums(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
-        group = spec.rule.value_group if spec.rule.value_group is not None else 0
         count = 0
-        for n, m in enumerate(spec.pattern.finditer(text)):
-            if n >= MAX_CANDIDATES:
-                return
-            try:
-                vstart, vend = m.span(group)
-            except (IndexError, re.error):
-                continue
-            if vstart < 0:
-                continue
+        for m, vstart, vend in _candidates(spec, text):
             # The label test first: a bisection, where the check is a stdnum call.
             if spec.label_required and not self._labelled(spec, text, labels, vstart, vend):
                 continue
@@ -709,7 +701,6 @@ class IdentifierAnalyzer:
                 return
 
     def _phones(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
-        group = spec.rule.value_group if spec.rule.value_group is not None else 0
         regions: tuple[tuple[str, ...], frozenset[str]] | None = None
         has_at = "@" in text  # `_EMAIL_BEFORE` needs one
         # Without any label word or `@` in the chunk, a national number can never
@@ -717,15 +708,7 @@ class IdentifierAnalyzer:
         # below (order numbers and ids otherwise cost ~8 µs each).
         labelled = has_at or labels.any(spec.keyword_set) or labels.any(spec.near_set)
         count = 0
-        for n, m in enumerate(spec.pattern.finditer(text)):
-            if n >= MAX_CANDIDATES:
-                return
-            try:
-                vstart, vend = m.span(group)
-            except (IndexError, re.error):
-                continue
-            if vstart < 0:
-                continue
+        for m, vstart, vend in _candidates(spec, text):
             value = text[vstart:vend]
             core = _EXTENSION.sub("", value)
             if not labelled and not core.startswith(("+", "00")):
@@ -773,12 +756,8 @@ class IdentifierAnalyzer:
                 return
 
     def _emails(self, spec: _Spec, text: str) -> Iterator[Hit]:
-        group = spec.rule.value_group if spec.rule.value_group is not None else 0
         count = 0
-        for n, m in enumerate(spec.pattern.finditer(text)):
-            if n >= MAX_CANDIDATES:
-                return
-            vstart, vend = m.span(group)
+        for m, vstart, vend in _candidates(spec, text):
             value = text[vstart:vend]
             if value.isascii():
                 continue  # the ASCII e-mail rule's
@@ -867,6 +846,19 @@ def _same_record(text: str, start: int, countries: Sequence[tuple[int, str]]) ->
         return True
     key = _OBJECT_KEY.search(text, max(0, open_ - 48), open_)
     return key is not None and _IDENTITY_OBJECT.search(key.group(1)) is not None
+
+
+def _candidates(spec: _Spec, text: str) -> Iterator[tuple[re.Match[str], int, int]]:
+    """The first MAX_CANDIDATES matches of the rule's pattern, each with the span
+    of its value group; a match whose group took no part is passed over."""
+    group = spec.rule.value_group if spec.rule.value_group is not None else 0
+    for m in itertools.islice(spec.pattern.finditer(text), MAX_CANDIDATES):
+        try:
+            vstart, vend = m.span(group)
+        except (IndexError, re.error):
+            continue
+        if vstart >= 0:
+            yield m, vstart, vend
 
 
 def _record_values(
