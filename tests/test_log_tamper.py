@@ -185,11 +185,18 @@ def test_swapped_entries(log: Log, j: int, k: int) -> None:
     assert_bad(verify(log.path), j)
 
 
-def test_truncated_tail_is_caught_only_by_a_checkpoint(log: Log) -> None:
+def test_truncated_tail_is_caught_by_a_checkpoint_and_by_the_rows_it_left(log: Log) -> None:
     tamper(log.path, lambda db: db.execute("DELETE FROM events WHERE seq > ?", (N - 5,)))
     result = verify(log.path)
-    assert (result.ok, result.checked, result.last_seq) == (True, N - 5, N - 5)
-    assert verify(log.path, log.middle).ok
+    # The chain alone is consistent up to the cut...
+    assert (result.checked, result.last_seq, result.first_bad_seq) == (N - 5, N - 5, None)
+    # ...but the served rows were projected from events that are gone.
+    assert not result.ok
+    assert result.divergences
+    assert {d.table for d in result.divergences} == {"items"}
+    assert {d.kind for d in result.divergences} <= {"orphan_row", "stale_row"}
+    result = verify(log.path, log.middle)
+    assert result.first_bad_seq is None
     result = verify(log.path, log.head)
     assert not result.ok
     assert result.first_bad_seq == N - 4
@@ -209,7 +216,10 @@ def test_truncated_tail_then_new_appends_diverge_from_the_checkpoint(log: Log) -
             await store.close()
 
     run(append_more())
-    assert verify(log.path).ok
+    result = verify(log.path)
+    assert result.first_bad_seq is None  # the chain is consistent again
+    # rows bound to the cut events no longer match the events now at their seq
+    assert any(d.kind == "stale_row" or d.kind == "orphan_row" for d in result.divergences)
     result = verify(log.path, log.head)
     assert not result.ok
     assert result.first_bad_seq == N
@@ -233,15 +243,18 @@ def test_rechained_with_the_right_key_is_caught_by_a_checkpoint(log: Log, k: int
         rechain(db, k, KEY)
 
     tamper(log.path, edit)
-    # The attacker holds the key: the chain itself is consistent again...
-    assert verify(log.path).ok
+    # The attacker holds the key: the chain itself is consistent again (rows bound
+    # to the old MACs show as stale unless the attacker re-seals them too)...
+    result = verify(log.path)
+    assert result.first_bad_seq is None
+    assert {d.kind for d in result.divergences} <= {"stale_row"}
     # ...but it no longer extends the checkpoint exported before the rewrite.
     result = verify(log.path, log.head)
     assert not result.ok
     assert result.first_bad_seq == log.head.seq
     assert "checkpoint" in (result.reason or "")
     # A checkpoint from before the rewritten row still holds.
-    assert verify(log.path, log.middle).ok is (k > log.middle.seq)
+    assert (verify(log.path, log.middle).first_bad_seq is None) is (k > log.middle.seq)
 
 
 def test_rechained_untouched_with_the_right_key_still_verifies(log: Log) -> None:

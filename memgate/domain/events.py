@@ -105,6 +105,34 @@ class Checkpoint(BaseModel):
     head_mac: str
     count: int
     at: datetime
+    head_hash: str | None = None
+    """The public hash chain at `seq` (SHA-256, no key): what the signature binds,
+    so the events up to `seq` can be checked with the public key alone."""
+    key_id: str | None = None
+    """Which Ed25519 key signed it (16 hex of the public key's SHA-256)."""
+    signature: str | None = None
+    """Ed25519 over seq, head_mac, head_hash, count and at (hex)."""
+
+
+class Divergence(BaseModel):
+    """One place where served state disagrees with the log."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: str
+    """items, short_items, reads or checkpoint."""
+    id: str
+    """The row's memory id, or a read's sequence number."""
+    kind: str
+    """row_mac (edited or forged row), orphan_row (no event produced it),
+    stale_row (an older projection put back), missing_row (the log has it, the
+    table does not), read_chain (a read edited, inserted or deleted), reads_head
+    (the newest reads cut off), signature (a checkpoint's signature fails)."""
+    detail: str
+
+
+MAX_DIVERGENCES = 100
+"""A verify result lists at most this many; `divergence_count` has them all."""
 
 
 class VerifyResult(BaseModel):
@@ -115,3 +143,12 @@ class VerifyResult(BaseModel):
     last_seq: int
     first_bad_seq: int | None = None
     reason: str | None = None
+    rows_checked: int = 0
+    """Projection rows (items, short_items) checked against the log."""
+    reads_checked: int = 0
+    divergences: tuple[Divergence, ...] = ()
+    divergence_count: int = 0
+    signature_ok: bool | None = None
+    """With a signed checkpoint: whether its Ed25519 signature holds."""
+    scope: str | None = None
+    """What was checked, when it was less than everything (public-key mode)."""

@@ -18,17 +18,36 @@ class Projection:
     """A transient item that expired or was deleted."""
 
 
+LONG = "long"
+SHORT = "short"
+SHORT_GONE = "short_gone"
+
+
+def route(pool: str, state: str) -> str | None:
+    """Which projection table an item with this pool and state lands in (LONG,
+    SHORT or SHORT_GONE), or None: one rule for the store's commit and for verify's
+    replay, which reads the items as JSON."""
+    if pool == PoolName.LONG.value:
+        return LONG
+    if pool == PoolName.NONE.value:
+        return None
+    return SHORT if state == MemoryState.TRANSIENT.value else SHORT_GONE
+
+
 def projected(event: Event) -> Projection:
     """Where one event's item goes. Items routed to no pool (rejected by the scan)
     live in the log only; short-term and long-term items never mix."""
     item = event.item
-    if item is None or item.pool is PoolName.NONE:
+    if item is None:
         return Projection()
-    if item.pool is PoolName.LONG:
+    where = route(item.pool.value, item.state.value)
+    if where == LONG:
         return Projection(long=item)
-    if item.state is MemoryState.TRANSIENT:
+    if where == SHORT:
         return Projection(short=item)
-    return Projection(short_gone=item.id)
+    if where == SHORT_GONE:
+        return Projection(short_gone=item.id)
+    return Projection()
 
 
 def namespace_key(namespace: tuple[str, ...]) -> str:

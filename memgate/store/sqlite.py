@@ -22,19 +22,39 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
 import aiosqlite
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.errors import StorageError
-from memgate.log.chain import GENESIS, Chain, Columns, verify_rows
+from memgate.log.chain import GENESIS, Chain, verify_rows
+from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
 from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
 from memgate.store.projection import namespace_key, prefix_bounds, projected
+from memgate.store.sqlite_integrity import (
+    ITEM_SELECT,
+    ROW_MAC_SCHEMA,
+    SHORT_SELECT,
+    Refusals,
+    backfill,
+    check_served,
+    event_rows,
+    extend_hash,
+    item_fields,
+    read_only,
+    row_ok,
+    schema_version,
+    sealed,
+    short_fields,
+    verify_chain_range,
+)
+from memgate.store.sqlite_integrity import instant as _instant
 
 MAX_BATCH = 512
 FTS_BATCH = 256
@@ -55,17 +75,27 @@ _INSERT_EVENT = (
 """Column order matches `memgate.log.chain.event_columns`."""
 _UPSERT_ITEM = (
     "INSERT INTO items (id, namespace, key, pool, state, source, session_id, created_at,"
-    " updated_at, expires_at, fingerprint, categories, content, body)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " updated_at, expires_at, fingerprint, categories, content, body, event_seq, event_mac,"
+    " row_mac) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     " ON CONFLICT(id) DO UPDATE SET namespace=excluded.namespace, key=excluded.key,"
     " pool=excluded.pool, state=excluded.state, source=excluded.source,"
-    " session_id=excluded.session_id, updated_at=excluded.updated_at,"
+    " session_id=excluded.session_id, created_at=excluded.created_at,"
+    " updated_at=excluded.updated_at,"
     " expires_at=excluded.expires_at, fingerprint=excluded.fingerprint,"
-    " categories=excluded.categories, content=excluded.content, body=excluded.body"
+    " categories=excluded.categories, content=excluded.content, body=excluded.body,"
+    " event_seq=excluded.event_seq, event_mac=excluded.event_mac, row_mac=excluded.row_mac"
 )
-_UPSERT_SHORT = "INSERT OR REPLACE INTO short_items (id, expires_at, body) VALUES (?,?,?)"
+"""Every column is set from the item: the row MAC covers them all (created_at too)."""
+_UPSERT_SHORT = (
+    "INSERT OR REPLACE INTO short_items (id, expires_at, body, event_seq, event_mac, row_mac)"
+    " VALUES (?,?,?,?,?,?)"
+)
 _DELETE_SHORT = "DELETE FROM short_items WHERE id = ?"
-_INSERT_READ = "INSERT INTO reads (memory_id, at, session_id, call_id, agent_id) VALUES (?,?,?,?,?)"
+_INSERT_READ = (
+    "INSERT INTO reads (seq, memory_id, at, session_id, call_id, agent_id, mac)"
+    " VALUES (?,?,?,?,?,?,?)"
+)
+_SET_READS_HEAD = "INSERT OR REPLACE INTO heads (name, seq, mac, tag) VALUES ('reads', ?, ?, ?)"
 _FTS_MARK = "SELECT indexed_rowid FROM fts_state WHERE id = 1"
 _FTS_UPTO = (
     "SELECT max(rowid) FROM (SELECT rowid FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?)"
@@ -76,11 +106,6 @@ _FTS_INDEX = (
     " SELECT rowid, content FROM items WHERE rowid > ? AND rowid <= ?"
 )
 _FTS_SET_MARK = "UPDATE fts_state SET indexed_rowid = ? WHERE id = 1"
-_EVENT_COLUMNS = (
-    "seq, entry, prev_mac, mac, at, memory_id, op, actor, reason, state_before, state_after,"
-    " summary"
-)
-"""What verify reads: the chain fields, then `memgate.log.chain.COLUMN_NAMES` in order."""
 
 
 def schema_dir() -> Path:
@@ -100,33 +125,6 @@ def migrations() -> list[tuple[int, str]]:
         if match:
             found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
     return found
-
-
-def _item_row(item: MemoryItem) -> tuple[Any, ...]:
-    categories = " " + " ".join(sorted({f.category.value for f in item.findings})) + " "
-    return (
-        item.id,
-        namespace_key(item.namespace),
-        item.key,
-        item.pool.value,
-        item.state.value,
-        item.source.value,
-        item.session_id,
-        _instant(item.created_at),
-        _instant(item.updated_at),
-        _instant(item.expires_at) if item.expires_at else None,
-        item.fingerprint,
-        categories,
-        item.content,
-        item.model_dump_json(),
-    )
-
-
-def _instant(moment: datetime) -> str:
-    """A time as fixed-width UTC text, so that SQL compares and sorts instants:
-    `isoformat()` keeps the offset, and 09:00+08:00 would sort after 02:00+00:00."""
-    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-    return aware.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _fts_query(text: str) -> str | None:
@@ -207,6 +205,9 @@ class SqliteStore:
         chain: Chain,
         path: Path,
         lock: IO[bytes] | None = None,
+        *,
+        signer: Signer | None = None,
+        reads_head: tuple[int, str] = (0, GENESIS),
     ) -> None:
         self._lock = lock
         self._writer = writer
@@ -214,6 +215,13 @@ class SqliteStore:
         self._path = path
         self._key = key
         self._chain = chain
+        self._seal = RowSeal(key)
+        self._signer = signer or Signer.generate()
+        self._reads_head = reads_head
+        self._hashed: tuple[int, str] = (0, GENESIS_HASH)
+        """(seq, public hash) as far as a signed checkpoint has hashed the log."""
+        self.refusals = Refusals()
+        """Rows not served because their MAC failed, since open."""
         self._queue: list[tuple[Sequence[Event], asyncio.Future[Records]]] = []
         self._reads: Reads = []
         self._committer: asyncio.Task[None] | None = None
@@ -231,7 +239,15 @@ class SqliteStore:
         self._point.execute("PRAGMA busy_timeout=5000")
 
     @classmethod
-    async def open(cls, path: Path, key: bytes) -> SqliteStore:
+    async def open(
+        cls, path: Path, key: bytes, *, signer: Signer | None = None, create: bool = True
+    ) -> SqliteStore:
+        """Open (migrating first) the store at `path`. With `create=False` a missing
+        or zero-length file is refused instead of started as a new, empty store.
+        A damaged file (`PRAGMA quick_check` fails) is refused with the reason.
+        `signer` signs exported checkpoints (a fresh key pair if None)."""
+        if not create:
+            _refuse_missing(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = _hold_writer_lock(path)
         # NOTE: the writer is a plain sqlite3 connection used only on the event-loop
@@ -246,22 +262,28 @@ class SqliteStore:
             writer.execute("PRAGMA busy_timeout=5000")
             writer.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES:d}")
             writer.execute(f"PRAGMA journal_size_limit={WAL_AUTOCHECKPOINT_PAGES * 4096:d}")
-            cls._migrate(writer)
+            _check_pages(writer, path)
+            cls._migrate(writer, key)
             row = writer.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+            head = writer.execute("SELECT seq, mac FROM heads WHERE name = 'reads'").fetchone()
             reader = await aiosqlite.connect(path, isolation_level=None)
             await reader.execute("PRAGMA busy_timeout=5000")
             await reader.execute("PRAGMA query_only=ON")
+        except sqlite3.DatabaseError as exc:
+            writer.close()
+            lock.close()
+            raise StorageError(f"database {path} is unreadable: {exc}") from None
         except Exception:
             writer.close()
             lock.close()
             raise
         chain = Chain(key, row[0], row[1]) if row else Chain(key, 0, GENESIS)
-        return cls(writer, reader, key, chain, path, lock)
+        reads_head = (int(head[0]), str(head[1])) if head else (0, GENESIS)
+        return cls(writer, reader, key, chain, path, lock, signer=signer, reads_head=reads_head)
 
     @staticmethod
-    def _migrate(db: sqlite3.Connection) -> None:
-        row = db.execute("PRAGMA user_version").fetchone()
-        current = int(row[0]) if row else 0
+    def _migrate(db: sqlite3.Connection, key: bytes) -> None:
+        current = schema_version(db)
         for number, sql in migrations():
             if number <= current:
                 continue
@@ -269,6 +291,8 @@ class SqliteStore:
             try:
                 for statement in _split_sql(sql):
                     db.execute(statement)
+                if number == ROW_MAC_SCHEMA:
+                    backfill(db, key)
                 db.execute(f"PRAGMA user_version = {number:d}")
                 db.execute("COMMIT")
             except Exception:
@@ -375,15 +399,12 @@ class SqliteStore:
                 event_rows.append((record.seq, *columns, entry, record.prev_mac, record.mac))
                 change = projected(event)
                 if change.long is not None:
-                    item_rows.append(_item_row(change.long))
+                    fields = item_fields(change.long)
+                    item_rows.append(sealed(self._seal, "items", fields, record.seq, record.mac))
                 if change.short is not None:
-                    exp = change.short.expires_at
+                    fields = short_fields(change.short)
                     short_rows.append(
-                        (
-                            change.short.id,
-                            exp.isoformat() if exp else None,
-                            change.short.model_dump_json(),
-                        )
+                        sealed(self._seal, "short_items", fields, record.seq, record.mac)
                     )
                 if change.short_gone is not None:
                     short_gone.append((change.short_gone,))
@@ -399,15 +420,13 @@ class SqliteStore:
                 db.executemany(_UPSERT_SHORT, short_rows)
             if short_gone:
                 db.executemany(_DELETE_SHORT, short_gone)
-            if reads:
-                db.executemany(
-                    _INSERT_READ,
-                    [
-                        (r.memory_id, r.at.isoformat(), r.session_id, r.call_id, r.agent_id)
-                        for r in reads
-                    ],
-                )
+            read_rows, reads_head = self._chain_reads(db, reads)
+            if read_rows:
+                db.executemany(_INSERT_READ, read_rows)
+                seq, mac = reads_head
+                db.execute(_SET_READS_HEAD, (seq, mac, self._seal.reads_head(seq, mac)))
             db.execute("COMMIT")
+            self._reads_head = reads_head
         except (sqlite3.Error, ValueError) as exc:
             self._chain.reset(last_seq, head)
             with contextlib.suppress(sqlite3.Error):
@@ -422,6 +441,25 @@ class SqliteStore:
         for (_, future), records in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(records)
+
+    def _chain_reads(
+        self, db: sqlite3.Connection, reads: Reads
+    ) -> tuple[builtins.list[tuple[Any, ...]], tuple[int, str]]:
+        """Rows for `reads`, numbered after the chain's head and MAC-chained to it.
+        Numbered after any row already there too: a row inserted by hand must never
+        make the commit fail (verify names it; writes go on)."""
+        seq, prev = self._reads_head
+        rows: builtins.list[tuple[Any, ...]] = []
+        if not reads:
+            return rows, (seq, prev)
+        (top,) = db.execute("SELECT max(seq) FROM reads").fetchone()
+        seq = max(seq, int(top or 0))
+        for r in reads:
+            seq += 1
+            fields = (r.memory_id, r.at.isoformat(), r.session_id, r.call_id, r.agent_id)
+            prev = self._seal.read(prev, seq, fields)
+            rows.append((seq, *fields, prev))
+        return rows, (seq, prev)
 
     # -- reader queries ------------------------------------------------------
 
@@ -470,68 +508,91 @@ class SqliteStore:
         return Checkpoint(seq=row[0], head_mac=row[1], count=row[2], at=utcnow())
 
     async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
-        """Walk the whole chain in a worker thread, streaming rows from one read
-        transaction (a consistent snapshot; memory stays flat at any log size)."""
+        """The chain, then everything served (projection rows and reads) against
+        it, in a worker thread on read-only connections: nothing is written."""
         await self.flush()
-        return await asyncio.to_thread(self._verify_sync, checkpoint)
+        return await asyncio.to_thread(
+            verify_file, self._path, self._key, checkpoint, public=self._signer.public
+        )
 
-    def _verify_sync(self, checkpoint: Checkpoint | None) -> VerifyResult:
-        uri = _read_only_uri(self._path)
-        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-            row = db.execute("SELECT count(*), max(seq) FROM events").fetchone()
-        count, head = int(row[0]), int(row[1] or 0)
-        workers = min(os.cpu_count() or 1, 8)
-        if head < PARALLEL_VERIFY_MIN or workers < 2 or count != head:
-            # NOTE: a gap (count != head) is reported by the sequential walk, which
-            # names the first missing record.
-            return _verify_range(uri, self._key, 1, None, checkpoint)
-        # Rows are immutable (append-only), so ranges up to `head` can be checked
-        # in parallel; each range chains to the stored MAC of the row before it,
-        # which the previous range verifies.
-        step = -(-head // workers)
-        bounds = [(lo, min(lo + step - 1, head)) for lo in range(1, head + 1, step)]
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(len(bounds), mp_context=context) as pool:
-            futures = [
-                pool.submit(_verify_range, uri, self._key, lo, hi, _in_range(checkpoint, lo, hi))
-                for lo, hi in bounds
-            ]
-            results: builtins.list[VerifyResult] = [f.result() for f in futures]
-        checked = 0
-        for result in results:
-            if not result.ok:
-                return result.model_copy(update={"checked": checked + result.checked})
-            checked += result.checked
-        if checkpoint is not None and checkpoint.seq > head:
-            return VerifyResult(
-                ok=False,
-                checked=checked,
-                last_seq=head,
-                first_bad_seq=head + 1,
-                reason=f"log is shorter than the checkpoint at {checkpoint.seq} (truncated)",
-            )
-        return VerifyResult(ok=True, checked=checked, last_seq=head)
+    async def export_checkpoint(self) -> Checkpoint:
+        """A signed checkpoint of the head: the chain is verified from where the
+        last export left it (a broken log is never signed), the public hash chain
+        extended to the head, and the result signed with Ed25519."""
+        await self.flush()
+        point = await self.checkpoint()
+        if point.seq == 0:
+            return self._signer.sign(point.model_copy(update={"head_hash": GENESIS_HASH}))
+
+        def hashed() -> tuple[int, str, str]:
+            with read_only(self._path) as db:
+                db.execute("BEGIN")
+                done, _ = self._hashed
+                if done:
+                    row = db.execute("SELECT mac FROM events WHERE seq = ?", (done,)).fetchone()
+                    prev = row[0] if row else GENESIS
+                else:
+                    prev = GENESIS
+                result = verify_rows_from(db, self._key, done + 1, point.seq, prev)
+                if not result.ok:
+                    raise StorageError(
+                        f"not signed: the log fails verification at seq {result.first_bad_seq}"
+                        f" ({result.reason})"
+                    )
+                return extend_hash(db, self._hashed, point.seq)
+
+        seq, mac, digest = await asyncio.to_thread(hashed)
+        self._hashed = (seq, digest)
+        point = point.model_copy(update={"seq": seq, "head_mac": mac, "head_hash": digest})
+        return self._signer.sign(point)
+
+    def public_key_pem(self) -> str:
+        """The PEM of the key that signs exported checkpoints."""
+        return public_pem(self._signer.public)
 
     # -- the long-term pool ----------------------------------------------------
 
     async def put(self, item: MemoryItem) -> None:
-        self._writer.execute(_UPSERT_ITEM, _item_row(item))
+        """The Pool port's direct write (contract tests; the gateway never calls it:
+        its rows come from `append`). Sealed to no event, so `verify` names every
+        such row as an orphan."""
+        self._writer.execute(_UPSERT_ITEM, sealed(self._seal, "items", item_fields(item), 0, ""))
         self._fts_waiting += 1
 
     async def remove(self, memory_id: str) -> None:
         self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
 
+    def _served(self, rows: builtins.list[Any], table: str = "items") -> Items:
+        """The rows whose MAC holds, as items; the others are refused (logged,
+        counted in `refusals`): a forged row is never served, and the rest of the
+        answer still is."""
+        items = []
+        for row in rows:
+            if row_ok(self._seal, table, row):
+                items.append(MemoryItem.model_validate_json(row[-4]))
+            else:
+                self.refusals.note(table, str(row[0]))
+        return items
+
     async def get(self, memory_id: str) -> MemoryItem | None:
-        row = self._point.execute("SELECT body FROM items WHERE id = ?", (memory_id,)).fetchone()
-        return MemoryItem.model_validate_json(row[0]) if row else None
+        sql = f"SELECT {ITEM_SELECT} FROM items WHERE id = ?"  # noqa: S608 - constant
+        found = self._served(self._point.execute(sql, (memory_id,)).fetchall())
+        return found[0] if found else None
 
     async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
         sql = (
-            "SELECT body FROM items WHERE namespace = ? AND key = ? AND state != 'deleted'"
-            " ORDER BY updated_at DESC, id DESC LIMIT 1"
+            f"SELECT {ITEM_SELECT} FROM items"  # noqa: S608 - constant
+            " WHERE namespace = ? AND key = ? AND state != 'deleted'"
+            " ORDER BY updated_at DESC, id DESC"
         )
-        row = self._point.execute(sql, (namespace_key(namespace), key)).fetchone()
-        return MemoryItem.model_validate_json(row[0]) if row else None
+        # NOTE: the newest row that holds its MAC: a forged newer row is refused and
+        # never hides the real one.
+        cur = self._point.execute(sql, (namespace_key(namespace), key))
+        while batch := cur.fetchmany(8):
+            found = self._served(batch)
+            if found:
+                return found[0]
+        return None
 
     def _where(self, query: PoolQuery) -> tuple[builtins.list[str], list[Any]]:
         clauses: builtins.list[str] = []
@@ -589,12 +650,11 @@ class SqliteStore:
             f" ORDER BY items.created_at {order}, items.id {order} LIMIT ? OFFSET ?"
         )
         sql = (
-            f"SELECT body FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
+            f"SELECT {ITEM_SELECT} FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
             f" ORDER BY created_at {order}, id {order}"
         )
         params.extend([query.limit, query.offset])
-        rows = await self._rows(sql, params)
-        return [MemoryItem.model_validate_json(r[0]) for r in rows]
+        return self._served(await self._rows(sql, params))
 
     async def _newest_matches(
         self, query: PoolQuery, fts: str, clauses: builtins.list[str], params: builtins.list[Any]
@@ -638,11 +698,10 @@ class SqliteStore:
             " ORDER BY items.created_at DESC, items.id DESC LIMIT ? OFFSET ?"
         )
         sql = (
-            f"SELECT body FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
+            f"SELECT {ITEM_SELECT} FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
             " ORDER BY created_at DESC, id DESC"
         )
-        rows = await self._rows(sql, [*params, fts, query.limit, query.offset])
-        return [MemoryItem.model_validate_json(r[0]) for r in rows]
+        return self._served(await self._rows(sql, [*params, fts, query.limit, query.offset]))
 
     # -- reads and restore -------------------------------------------------------
 
@@ -745,8 +804,9 @@ class SqliteStore:
         return checkpoint.seq
 
     async def short_term_items(self) -> Items:
-        rows = await self._rows("SELECT body FROM short_items")
-        items = [MemoryItem.model_validate_json(r[0]) for r in rows]
+        """Transient items to restore; a row that fails its MAC is refused."""
+        rows = await self._rows(f"SELECT {SHORT_SELECT} FROM short_items")  # noqa: S608 - constant
+        items = self._served(rows, "short_items")
         return [i for i in items if i.state is MemoryState.TRANSIENT]
 
     async def close(self) -> None:
@@ -825,25 +885,119 @@ def _in_range(checkpoint: Checkpoint | None, lo: int, hi: int) -> Checkpoint | N
     return checkpoint if checkpoint is not None and lo <= checkpoint.seq <= hi else None
 
 
-def _verify_range(
-    uri: str, key: bytes, lo: int, hi: int | None, checkpoint: Checkpoint | None
+def verify_rows_from(
+    db: sqlite3.Connection, key: bytes, lo: int, hi: int, prev: str
 ) -> VerifyResult:
-    """Verify events lo..hi (to the end if None) on a read-only connection, in one
-    read transaction. Module-level so worker processes can run it."""
-    sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq >= ? AND seq <= ? ORDER BY seq"  # noqa: S608
-    with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-        db.execute("BEGIN")
-        prev = GENESIS
-        if lo > 1:
-            row = db.execute("SELECT mac FROM events WHERE seq = ?", (lo - 1,)).fetchone()
-            prev = row[0] if row else GENESIS
-        end = hi if hi is not None else 1 << 62
-        rows = (_verify_row(r) for r in db.execute(sql, (lo, end)))
-        return verify_rows(key, rows, checkpoint, start_seq=lo, start_prev=prev)
+    return verify_rows(key, event_rows(db, lo, hi), None, start_seq=lo, start_prev=prev)
 
 
-def _verify_row(row: Any) -> tuple[int, bytes, str, str, Columns]:
-    seq, entry, prev_mac, mac, *columns = row
-    if isinstance(entry, str):
-        entry = entry.encode()
-    return seq, entry, prev_mac, mac, tuple(columns)
+def verify_file(
+    path: Path,
+    key: bytes,
+    checkpoint: Checkpoint | None = None,
+    *,
+    public: Ed25519PublicKey | None = None,
+) -> VerifyResult:
+    """Verify a store file strictly read-only (no store opened, nothing written,
+    not even WAL files when no writer is running): the event chain (in parallel
+    processes past PARALLEL_VERIFY_MIN events), then every projection row and
+    read against it. A signed checkpoint's signature is checked with `public`."""
+    try:
+        chain = _verify_chain(path, key, checkpoint)
+        with read_only(path) as db:
+            version = schema_version(db)
+            if version < ROW_MAC_SCHEMA:
+                scope = (
+                    f"events only: the database predates row MACs (schema {version});"
+                    " open it once with memgate to migrate"
+                )
+                return chain.model_copy(update={"scope": scope})
+            db.execute("BEGIN")
+            served = check_served(db, RowSeal(key))
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"database {path} is unreadable: {exc}") from None
+    signed = None
+    if checkpoint is not None and checkpoint.signature and public is not None:
+        signed = signature_ok(checkpoint, public)
+    ok = chain.ok and served.count == 0 and signed is not False
+    reason = chain.reason
+    if chain.ok and served.count:
+        first = served.divergences[0]
+        reason = (
+            f"{served.count} divergence(s) between served state and the log; first:"
+            f" {first.table} {first.id}: {first.kind} ({first.detail})"
+        )
+    elif chain.ok and signed is False:
+        reason = "the checkpoint's signature does not hold for this store's public key"
+    return chain.model_copy(
+        update={
+            "ok": ok,
+            "reason": reason,
+            "rows_checked": served.rows_checked,
+            "reads_checked": served.reads_checked,
+            "divergences": served.divergences,
+            "divergence_count": served.count,
+            "signature_ok": signed,
+        }
+    )
+
+
+def _verify_chain(path: Path, key: bytes, checkpoint: Checkpoint | None) -> VerifyResult:
+    with read_only(path) as db:
+        row = db.execute("SELECT count(*), max(seq) FROM events").fetchone()
+        count, head = int(row[0]), int(row[1] or 0)
+        workers = min(os.cpu_count() or 1, 8)
+        if head < PARALLEL_VERIFY_MIN or workers < 2 or count != head:
+            # NOTE: a gap (count != head) is reported by the sequential walk, which
+            # names the first missing record.
+            db.execute("BEGIN")
+            return verify_rows(key, event_rows(db), checkpoint)
+    # Rows are immutable (append-only), so ranges up to `head` can be checked
+    # in parallel; each range chains to the stored MAC of the row before it,
+    # which the previous range verifies.
+    uri = _read_only_uri(path)
+    step = -(-head // workers)
+    bounds = [(lo, min(lo + step - 1, head)) for lo in range(1, head + 1, step)]
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(len(bounds), mp_context=context) as pool:
+        futures = [
+            pool.submit(verify_chain_range, uri, key, lo, hi, _in_range(checkpoint, lo, hi))
+            for lo, hi in bounds
+        ]
+        results: builtins.list[VerifyResult] = [f.result() for f in futures]
+    checked = 0
+    for result in results:
+        if not result.ok:
+            return result.model_copy(update={"checked": checked + result.checked})
+        checked += result.checked
+    if checkpoint is not None and checkpoint.seq > head:
+        return VerifyResult(
+            ok=False,
+            checked=checked,
+            last_seq=head,
+            first_bad_seq=head + 1,
+            reason=f"log is shorter than the checkpoint at {checkpoint.seq} (truncated)",
+        )
+    return VerifyResult(ok=True, checked=checked, last_seq=head)
+
+
+def _refuse_missing(path: Path) -> None:
+    if not path.is_file() or path.stat().st_size == 0:
+        state = "empty" if path.is_file() else "missing"
+        raise StorageError(f"database {path} is {state}; `memgate init` creates a new one")
+
+
+def _check_pages(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged file at open (a garbage page), rather than answer a later
+    query with an error. `quick_check` reads every page once (O(size), ~1 s per
+    GB here); it skips index-content checks, which verify covers for the log."""
+    try:
+        rows = db.execute("PRAGMA quick_check(5)").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"database {path} is damaged: {exc}") from None
+    problems = [str(r[0]) for r in rows]
+    if problems != ["ok"]:
+        raise StorageError(
+            f"database {path} is damaged ({'; '.join(problems)[:300]});"
+            " restore it from a backup, or move it aside and run `memgate init`"
+        )
