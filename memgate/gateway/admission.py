@@ -1,0 +1,323 @@
+"""Admission: a write is normalized, scanned, routed and appended; transient
+content seen in enough sessions is promoted; the short-term pool's expiries and
+evictions are logged."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from memgate.domain import Decision, Finding, ScanReport, Source
+from memgate.domain.events import Event, Op
+from memgate.domain.memory import (
+    MemoryItem,
+    MemoryState,
+    MemoryWrite,
+    PoolName,
+    Target,
+    check_transition,
+)
+from memgate.errors import NotFound, OversizedWrite, WriteRefused
+from memgate.gateway.context import (
+    SURROGATES,
+    SYSTEM_ACTOR,
+    GatewayContext,
+    content_fingerprint,
+    gated,
+    new_id,
+    state_event,
+)
+
+
+class FindingSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule_id: str
+    category: str
+    severity: str
+
+
+class WriteReceipt(BaseModel):
+    """What the writer learns: where its memory went and why."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    state: MemoryState
+    pool: PoolName
+    trust_score: float
+    decision: Decision
+    findings: tuple[FindingSummary, ...]
+    seq: int
+    version: int = 1
+    promoted_id: str | None = None
+    """Set when this write made its content a promotion candidate and it was promoted."""
+
+
+def _summary(findings: Sequence[Finding]) -> tuple[FindingSummary, ...]:
+    return tuple(
+        FindingSummary(rule_id=f.rule_id, category=f.category.value, severity=f.severity.value)
+        for f in findings
+    )
+
+
+async def log_evictions(
+    ctx: GatewayContext, evicted: list[tuple[MemoryItem, str]] | None = None
+) -> int:
+    """An `expired` event for each item that left the short-term pool (`evicted`,
+    or what the pool reports); returns how many."""
+    if evicted is None:
+        evicted = ctx.short.drain_evicted()
+    if not evicted:
+        return 0
+    now = ctx.clock()
+    events = []
+    for item, why in evicted:
+        gone = item.model_copy(update={"state": MemoryState.EXPIRED, "updated_at": now})
+        events.append(
+            state_event(
+                Op.EXPIRED, gone, MemoryState.TRANSIENT, actor=SYSTEM_ACTOR, reason=why, at=now
+            )
+        )
+    async with ctx.lock:
+        await ctx.store.append(events)
+    return len(events)
+
+
+class Admission:
+    """normalize → scan → route → append, promotion, expiry."""
+
+    def __init__(self, ctx: GatewayContext) -> None:
+        self.ctx = ctx
+
+    async def restore(self) -> None:
+        """Unexpired transient items back into the short-term pool; the expired
+        ones are recorded as expired now."""
+        ctx = self.ctx
+        for item in sorted(await ctx.store.short_term_items(), key=lambda i: i.created_at):
+            await ctx.short.put(item)
+            ctx.notes.note(item, ctx.routing.promotion_sessions)
+        await self.expire_due()
+
+    def _maybe_snapshot(self, seq: int) -> None:
+        """Every `snapshot_every` events, snapshot the projection in the background
+        so that replay (rollback) never has to start further back than that."""
+        ctx = self.ctx
+        if seq - ctx.snapshot_seq < ctx.routing.snapshot_every:
+            return
+        if ctx.snapshotting is not None and not ctx.snapshotting.done():
+            return
+        ctx.snapshot_seq = seq
+        ctx.snapshotting = asyncio.get_running_loop().create_task(ctx.store.snapshot())
+
+    @gated
+    async def write(self, write: MemoryWrite) -> WriteReceipt:
+        """Scan, route, log. Raises OversizedWrite (nothing stored) above max_bytes,
+        and WriteRefused when the key carries a secret or personal datum. Secrets in
+        metadata string values are redacted like those in content."""
+        ctx = self.ctx
+        content = SURROGATES.sub("\ufffd", write.content)
+        size = len(content.encode("utf-8"))
+        if size > ctx.routing.max_bytes:
+            raise OversizedWrite(size, ctx.routing.max_bytes)
+        if write.key is not None:
+            rules = self._sensitive_rules(write.key, write.source)
+            if rules:
+                raise WriteRefused(
+                    f"the key contains sensitive data ({', '.join(rules)}); keys are identifiers:"
+                    " put the value in the content, where it is redacted"
+                )
+        write = write.model_copy(
+            update={
+                "content": content,
+                "metadata": self._redact_metadata(write.metadata, write.source),
+            }
+        )
+        report = ctx.inspector.inspect(content, write.source)
+        receipt = await self._admit(write, report, derived_from=())
+        if receipt.state is MemoryState.TRANSIENT:
+            promoted = await self._maybe_promote(receipt.id)
+            if promoted is not None:
+                receipt = receipt.model_copy(update={"promoted_id": promoted.id})
+        await log_evictions(ctx)
+        return receipt
+
+    def _sensitive_rules(self, text: str, source: Source) -> list[str]:
+        found = self.ctx.inspector.scanner.scan(text, source).findings
+        return sorted({f.rule_id for f in found if f.category.sensitive})
+
+    def _redact_metadata(self, value: Any, source: Source, depth: int = 0) -> Any:
+        """Metadata is stored as given except that string values carrying a secret or
+        personal datum are replaced by their redacted form."""
+        if depth > 32:
+            return value
+        if isinstance(value, str):
+            if len(value) < 6:
+                return value
+            result = self.ctx.inspector.scanner.scan(value, source)
+            if any(f.category.sensitive for f in result.findings):
+                return result.redacted
+            return value
+        if isinstance(value, dict):
+            return {k: self._redact_metadata(v, source, depth + 1) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._redact_metadata(v, source, depth + 1) for v in value]
+        return value
+
+    def _route(self, write: MemoryWrite, report: ScanReport) -> tuple[PoolName, MemoryState, Op]:
+        routing = self.ctx.routing
+        if report.decision is Decision.REJECT:
+            return PoolName.NONE, MemoryState.REJECTED, Op.REJECTED
+        target = write.target
+        if target is Target.AUTO:
+            target = Target.LONG if write.source in routing.long_term_sources else Target.SHORT
+        if target is Target.SHORT:
+            return PoolName.SHORT, MemoryState.TRANSIENT, Op.ADMITTED
+        approved = (
+            report.decision is Decision.APPROVE
+            and not report.sensitive
+            and routing.trusted(write.source)
+            and report.trust_score >= self.ctx.policy.thresholds.approve
+        )
+        if approved:
+            return PoolName.LONG, MemoryState.APPROVED, Op.ADMITTED
+        return PoolName.LONG, MemoryState.PENDING_REVIEW, Op.QUEUED
+
+    async def _admit(
+        self,
+        write: MemoryWrite,
+        report: ScanReport,
+        *,
+        derived_from: tuple[str, ...],
+        op: Op | None = None,
+        actor: str | None = None,
+    ) -> WriteReceipt:
+        ctx = self.ctx
+        pool, state, route_op = self._route(write, report)
+        keyed = write.key is not None and pool is not PoolName.NONE
+        # Keyed writes read the previous version, so they take the lock for the
+        # read-modify-append; unkeyed writes don't, and share group commits.
+        async with ctx.lock if keyed else contextlib.nullcontext():
+            previous = None
+            if keyed and write.key is not None:
+                previous = await self._by_key(pool, write.namespace, write.key)
+            item, event = self._new_version(
+                write, report, pool, state, op or route_op, actor, previous, derived_from
+            )
+            (record,) = await ctx.store.append([event])
+            self._maybe_snapshot(record.seq)
+            if pool is PoolName.SHORT:
+                await ctx.short.put(item)
+        if pool is PoolName.SHORT:
+            ctx.notes.note(item, ctx.routing.promotion_sessions)
+        return WriteReceipt(
+            id=item.id,
+            state=state,
+            pool=pool,
+            trust_score=report.trust_score,
+            decision=report.decision,
+            findings=_summary(report.findings),
+            seq=record.seq,
+            version=item.version,
+        )
+
+    def _new_version(
+        self,
+        write: MemoryWrite,
+        report: ScanReport,
+        pool: PoolName,
+        state: MemoryState,
+        op: Op,
+        actor: str | None,
+        previous: MemoryItem | None,
+        derived_from: tuple[str, ...],
+    ) -> tuple[MemoryItem, Event]:
+        now = self.ctx.clock()
+        expires = None
+        if pool is PoolName.SHORT:
+            ttl = write.ttl_seconds or self.ctx.routing.short_ttl_seconds
+            expires = now + timedelta(seconds=ttl)
+        item = MemoryItem(
+            id=previous.id if previous else new_id(),
+            namespace=write.namespace,
+            key=write.key,
+            content=report.redacted,
+            pool=pool,
+            state=state,
+            trust_score=report.trust_score,
+            decision=report.decision,
+            findings=report.findings,
+            source=write.source,
+            session_id=write.session_id,
+            agent_id=write.agent_id,
+            call_id=write.call_id,
+            metadata=write.metadata,
+            created_at=previous.created_at if previous else now,
+            updated_at=now,
+            scanned_at=now,
+            expires_at=expires,
+            rules_version=report.rules_version,
+            fingerprint=content_fingerprint(report.redacted),
+            version=previous.version + 1 if previous else 1,
+            derived_from=derived_from,
+        )
+        # NOTE: a new version of a keyed memory enters afresh (routing decides its
+        # state), so it is checked as an entry, not as an edge from the old state.
+        check_transition(None, state, item.id)
+        actor = actor or write.agent_id or write.session_id or write.source.value
+        reason = "; ".join(report.reasons) or None
+        before = previous.state if previous else None
+        return item, state_event(op, item, before, actor=actor, reason=reason, at=now)
+
+    async def _by_key(
+        self, pool: PoolName, namespace: tuple[str, ...], key: str
+    ) -> MemoryItem | None:
+        if pool is PoolName.SHORT:
+            return await self.ctx.short.get_by_key(namespace, key)
+        found = await self.ctx.store.get_by_key(namespace, key)
+        if found is not None and found.state.final:
+            return None
+        return found
+
+    async def _maybe_promote(self, memory_id: str) -> WriteReceipt | None:
+        ctx = self.ctx
+        item = await ctx.short.get(memory_id)
+        if item is None or item.fingerprint in ctx.notes.promoted_fp:
+            return None
+        sessions = ctx.notes.sessions_by_fp.get(item.fingerprint, set())
+        if len(sessions) < ctx.routing.promotion_sessions:
+            return None
+        ctx.notes.promoted_fp.add(item.fingerprint)
+        return await self.promote(memory_id, by=SYSTEM_ACTOR, reason="seen in several sessions")
+
+    @gated
+    async def promote(self, memory_id: str, *, by: str, reason: str | None = None) -> WriteReceipt:
+        """Rescan a transient memory and route it as a long-term write. The new item
+        records what it derived from; the transient one stays until it expires."""
+        item = await self.ctx.short.get(memory_id)
+        if item is None:
+            raise NotFound(f"no transient memory {memory_id}")
+        write = MemoryWrite(
+            content=item.content,
+            namespace=item.namespace,
+            key=item.key,
+            source=item.source,
+            session_id=item.session_id,
+            agent_id=item.agent_id,
+            call_id=item.call_id,
+            metadata=item.metadata,
+            target=Target.LONG,
+        )
+        report = self.ctx.inspector.inspect(item.content, item.source)
+        return await self._admit(write, report, derived_from=(item.id,), op=Op.PROMOTED, actor=by)
+
+    @gated
+    async def expire_due(self) -> int:
+        """Expire transient items whose TTL has passed; each gets an `expired` event."""
+        self.ctx.short.expire()
+        return await log_evictions(self.ctx)
