@@ -4,6 +4,7 @@
     ├── RulesError          a rules file is malformed (bad TOML, unknown field, bad regex)
     ├── PolicyError         a policy file is malformed
     ├── IllegalTransition   a memory state change the state machine does not allow
+    ├── InvalidInput        an identifier or metadata outside domain.limits (names the field)
     ├── WriteRefused        a write the gateway will not take (e.g. OversizedWrite)
     │   └── OversizedWrite  larger than the policy's max_bytes; never truncated
     ├── NotFound            no memory with that id (or not visible to the caller)
@@ -37,6 +38,17 @@ class IllegalTransition(MemgateError):
         self.memory_id = memory_id
         self.before = before
         self.after = after
+
+
+class InvalidInput(MemgateError, ValueError):
+    """An identifier (namespace label, key, session / call / agent id, metadata key),
+    metadata or a filter outside the bounds of `memgate.domain.limits`. Names the
+    field; never quotes the value (it may hold anything)."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
 
 
 class WriteRefused(MemgateError):

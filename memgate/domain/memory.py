@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from memgate.domain.limits import (
+    MAX_AGENT_ID_CHARS,
+    MAX_KEY_CHARS,
+    check_identifier,
+    check_metadata,
+    check_namespace,
+)
 from memgate.domain.types import Decision, Finding, Source
-from memgate.errors import IllegalTransition
+from memgate.errors import IllegalTransition, InvalidInput
 
 
 def utcnow() -> datetime:
@@ -89,22 +95,65 @@ class MemoryWrite(BaseModel):
     target: Target = Target.AUTO
     ttl_seconds: float | None = Field(default=None, gt=0)
 
+    @field_validator("content")
+    @classmethod
+    def _some_content(cls, value: str) -> str:
+        return check_content(value)
+
     @field_validator("metadata")
     @classmethod
     def _json_metadata(cls, value: dict[str, Any]) -> dict[str, Any]:
-        try:
-            json.dumps(value, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"metadata must be plain JSON: {exc}") from None
+        check_metadata(value)
         return value
 
     @field_validator("namespace")
     @classmethod
     def _labels(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for label in value:
-            if not label or "/" in label or len(label) > 128:
-                raise ValueError("namespace labels must be 1-128 chars without '/'")
-        return value
+        return check_namespace(value)
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, value: str | None) -> str | None:
+        return None if value is None else check_identifier(value, "key", MAX_KEY_CHARS)
+
+    @field_validator("session_id", "call_id")
+    @classmethod
+    def _ids(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else check_identifier(value, str(info.field_name))
+
+    @field_validator("agent_id")
+    @classmethod
+    def _agent(cls, value: str | None) -> str | None:
+        return None if value is None else check_identifier(value, "agent_id", MAX_AGENT_ID_CHARS)
+
+
+def check_content(value: str, field: str = "content") -> str:
+    """Content must say something: empty or whitespace-only content is refused."""
+    if not value or value.isspace():
+        raise InvalidInput(field, "must not be empty or only whitespace")
+    return value
+
+
+def check_write(write: MemoryWrite) -> MemoryWrite:
+    """Every identifier, the metadata and the content of `write` checked again: a
+    write built with `model_construct` skipped its validators."""
+    check_content(write.content)
+    check_namespace(write.namespace)
+    if write.key is not None:
+        check_identifier(write.key, "key", MAX_KEY_CHARS)
+    check_reader(write.session_id, write.call_id, write.agent_id)
+    check_metadata(write.metadata)
+    return write
+
+
+def check_reader(session_id: str | None, call_id: str | None, agent_id: str | None) -> None:
+    """The ids a reader or writer names, each an identifier (None: not given)."""
+    if session_id is not None:
+        check_identifier(session_id, "session_id")
+    if call_id is not None:
+        check_identifier(call_id, "call_id")
+    if agent_id is not None:
+        check_identifier(agent_id, "agent_id", MAX_AGENT_ID_CHARS)
 
 
 class Reader(BaseModel):
@@ -115,6 +164,11 @@ class Reader(BaseModel):
     session_id: str | None = None
     call_id: str | None = None
     agent_id: str | None = None
+
+    @model_validator(mode="after")
+    def _ids(self) -> Reader:
+        check_reader(self.session_id, self.call_id, self.agent_id)
+        return self
 
 
 class MemoryItem(BaseModel):

@@ -52,6 +52,26 @@ class ReadRecord(BaseModel):
 Reads = list[ReadRecord]
 
 
+def linked(
+    read: ReadRecord,
+    session_id: str | None,
+    call_id: str | None,
+    agent_id: str | None,
+    *,
+    agent_any_session: bool = False,
+) -> bool:
+    """Whether `read` belongs to a write's provenance (`Store.reads_linked`)."""
+    if session_id is not None and read.session_id == session_id:
+        return True
+    if call_id is not None and read.call_id == call_id:
+        return True
+    return (
+        agent_id is not None
+        and read.agent_id == agent_id
+        and (agent_any_session or read.session_id is None)
+    )
+
+
 class Pool(Protocol):
     """A pool of memories. Mutations come from the log projection (`put`, `remove`)."""
 
@@ -106,6 +126,22 @@ class Store(EventLog, Pool, Protocol):
     async def reads_after(self, after: int, limit: int = 500) -> list[tuple[int, ReadRecord]]:
         """Recorded reads in order, with a stable cursor (the reads table's rowid):
         those after `after`, at most `limit`. The graph projection pages with it."""
+        ...
+
+    async def reads_linked(
+        self,
+        since: datetime,
+        *,
+        session_id: str | None = None,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        agent_any_session: bool = False,
+        limit: int = 5000,
+    ) -> Reads:
+        """Reads at or after `since` made in session `session_id`, or by call
+        `call_id`, or by agent `agent_id` without a session (with any session when
+        `agent_any_session`); newest first, at most `limit`, reads still queued for
+        the next commit included. Provenance routing asks it before each write."""
         ...
 
     async def log_heads(self) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memgate.errors import (
     GraphUnavailable,
     IllegalTransition,
+    InvalidInput,
     KeyFileError,
     MemgateError,
     NotFound,
@@ -123,6 +124,7 @@ ERROR_STATUS: dict[type[MemgateError], tuple[int, str, str]] = {
     NotFound: (404, "Not found", "not-found"),
     IllegalTransition: (409, "Illegal transition", "illegal-transition"),
     OversizedWrite: (413, "Content too large", "oversized"),
+    InvalidInput: (422, "Invalid request", "validation"),
     WriteRefused: (422, "Write refused", "write-refused"),
     ReviewRefused: (403, "Review refused", "review-refused"),
     KeyConflict: (409, "Conflict", "conflict"),
@@ -156,7 +158,11 @@ def problem_for(exc: MemgateError) -> Problem:
         headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
     elif status == 503:
         headers = {"Retry-After": "5"}
-    errors = [FieldError(field="body.content", reason=detail)] if status == 413 else None
+    errors = None
+    if status == 413:
+        errors = [FieldError(field="body.content", reason=detail)]
+    elif isinstance(exc, InvalidInput):
+        errors = [FieldError(field=exc.field, reason=exc.reason)]
     return Problem(status, title, detail, kind=kind, errors=errors, headers=headers)
 
 

@@ -1,15 +1,18 @@
 """Wire models: what the HTTP API takes and returns (besides the domain models
 it serves as they are: MemoryItem, WriteReceipt, LogRecord, RollbackPlan, ...).
 
-Every string a client sends is checked before it reaches the gateway: lone
-surrogates (valid JSON, invalid Unicode) are refused where they would be stored
-as identifiers and replaced in content; metadata is plain JSON of bounded depth.
+Every string a client sends is checked before it reaches the gateway, by the
+validators of `memgate.domain.limits` (the same the CLI, the adapters and the
+Gateway use): identifiers are printable and bounded, metadata is plain JSON of
+bounded depth, members and size, a metadata filter names at most 32 keys, and
+written content is never empty. Lone surrogates (valid JSON, invalid Unicode)
+are replaced in content. A failed check is a 422 naming the field.
 """
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -22,13 +25,14 @@ from pydantic import (
     model_validator,
 )
 
-from memgate.domain import Source
+from memgate.domain import Source, limits
 from memgate.domain.events import Checkpoint, LogRecord
-from memgate.domain.memory import MemoryItem, MemoryState, Target
+from memgate.domain.memory import MemoryItem, MemoryState, Target, check_content
+from memgate.errors import InvalidInput
 from memgate.service.keys import KeyInfo, Role
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-MAX_METADATA_DEPTH = 16
+MAX_METADATA_DEPTH = limits.MAX_METADATA_DEPTH
 MAX_OFFSET = 1_000_000
 MAX_SEQ = 2**62
 
@@ -43,42 +47,68 @@ def _replace_surrogates(value: str) -> str:
     return _SURROGATE.sub("\ufffd", value)
 
 
-def _depth(value: Any, limit: int) -> None:
-    stack = [(value, 1)]
+def _surrogate_free(value: Any) -> None:
+    # Metadata string values are content: a lone surrogate is refused (it cannot
+    # be stored as UTF-8); the shape and keys are checked by memgate.domain.limits.
+    stack = [value]
     while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict | list) and depth > limit:
-            raise ValueError(f"nested deeper than {limit} levels")
+        node = stack.pop()
         if isinstance(node, dict):
-            for key, child in node.items():
-                if isinstance(key, str):
-                    _no_surrogates(key)
-                stack.append((child, depth + 1))
+            stack.extend(node.values())
         elif isinstance(node, list):
-            stack.extend((child, depth + 1) for child in node)
+            stack.extend(node)
         elif isinstance(node, str):
             _no_surrogates(node)
 
 
 def _plain_json(value: dict[str, Any]) -> dict[str, Any]:
-    _depth(value, MAX_METADATA_DEPTH)
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"metadata must be plain JSON: {exc}") from None
+    limits.check_metadata(value)
+    _surrogate_free(value)
     return value
 
 
+def _filter(value: dict[str, Any]) -> dict[str, Any]:
+    limits.check_filter(value)
+    _surrogate_free(value)
+    return value
+
+
+def _reason_only(check: Callable[[str], object]) -> Callable[[str], str]:
+    # pydantic names the field (its location); the message is the reason alone.
+    def validate(value: str) -> str:
+        try:
+            check(value)
+        except InvalidInput as exc:
+            raise ValueError(exc.reason) from None
+        return value
+
+    return validate
+
+
+_label = _reason_only(lambda value: limits.check_label(value))
+_ident = _reason_only(lambda value: limits.check_identifier(value, "identifier"))
+_some_content = _reason_only(check_content)
+
+
+# NOTE: the StringConstraints repeat memgate.domain.limits' bounds so that the
+# OpenAPI schema shows them; the AfterValidator is the check that decides.
 Label = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=128, pattern=r"^[^/]+$"),
-    AfterValidator(_no_surrogates),
+    StringConstraints(min_length=1, max_length=limits.MAX_LABEL_CHARS, pattern=r"^[^/]+$"),
+    AfterValidator(_label),
 ]
-Namespace = Annotated[list[Label], Field(min_length=1, max_length=32)]
+Namespace = Annotated[list[Label], Field(min_length=1, max_length=limits.MAX_LABELS)]
 Ident = Annotated[
-    str, StringConstraints(min_length=1, max_length=256), AfterValidator(_no_surrogates)
+    str,
+    StringConstraints(min_length=1, max_length=limits.MAX_ID_CHARS),
+    AfterValidator(_ident),
 ]
+"""A key, session, call or agent id, or a memory id: printable, 1-256 characters."""
+
+
 Content = Annotated[str, AfterValidator(_replace_surrogates)]
+WriteContent = Annotated[str, AfterValidator(_replace_surrogates), AfterValidator(_some_content)]
+"""What a write stores: never empty or whitespace only."""
 Reason = Annotated[
     str,
     StringConstraints(min_length=1, max_length=2000, pattern=r"\S"),
@@ -86,6 +116,9 @@ Reason = Annotated[
 ]
 Note = Annotated[str, StringConstraints(max_length=2000), AfterValidator(_replace_surrogates)]
 Metadata = Annotated[dict[str, Any], AfterValidator(_plain_json)]
+"""Plain JSON within memgate.domain.limits (8 levels, 512 members, 8 KiB)."""
+MetadataFilter = Annotated[dict[str, Any], AfterValidator(_filter)]
+"""Equality on top-level metadata keys: at most 32 of them."""
 Limit = Annotated[int, Field(ge=1, le=1000)]
 Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET)]
 
@@ -107,14 +140,7 @@ def parse_namespace(value: str | None) -> tuple[str, ...]:
     """'a/b' -> ('a', 'b'); '' or None -> () (every namespace)."""
     if not value:
         return ()
-    labels = tuple(value.split("/"))
-    if len(labels) > 32:
-        raise ValueError("at most 32 labels")
-    for label in labels:
-        if not label or len(label) > 128:
-            raise ValueError("labels must be 1-128 characters, joined by '/'")
-        _no_surrogates(label)
-    return labels
+    return limits.check_namespace(value.split("/"), "namespace")
 
 
 class Model(BaseModel):
@@ -125,7 +151,7 @@ class WriteBody(Model):
     """One memory to write. The agent id recorded is the key's identity, with the
     client's `agent_id` appended (`key:k_ab12/planner`)."""
 
-    content: Content
+    content: WriteContent
     namespace: Namespace
     key: Ident | None = None
     source: Source = Source.TOOL
@@ -143,7 +169,7 @@ class SearchBody(Model):
     query: (
         Annotated[str, StringConstraints(max_length=1000), AfterValidator(_no_surrogates)] | None
     ) = None
-    metadata: Metadata = Field(default_factory=dict)
+    metadata: MetadataFilter = Field(default_factory=dict)
     limit: Limit = 10
     offset: Offset = 0
     session_id: Ident | None = None
@@ -173,7 +199,7 @@ class RejectBody(Model):
 
 
 class EditBody(Model):
-    content: Content
+    content: WriteContent
     note: Note | None = None
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
-from memgate.domain.ports import PoolQuery, ReadRecord
+from memgate.domain.ports import PoolQuery, ReadRecord, linked
 from memgate.log.chain import Chain, Columns, verify_rows
 from memgate.log.replay import State, apply_entries
 from memgate.pools.query import matches, page, text_matches
@@ -94,6 +94,26 @@ class MemoryStore:
 
     async def reads(self, memory_id: str) -> Reads:
         return [r for r in self._reads if r.memory_id == memory_id]
+
+    async def reads_linked(
+        self,
+        since: datetime,
+        *,
+        session_id: str | None = None,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        agent_any_session: bool = False,
+        limit: int = 5000,
+    ) -> Reads:
+        found: Reads = []
+        for read in reversed(self._reads):
+            if len(found) >= limit:
+                break
+            if read.at >= since and linked(
+                read, session_id, call_id, agent_id, agent_any_session=agent_any_session
+            ):
+                found.append(read)
+        return found
 
     async def reads_after(self, after: int, limit: int = 500) -> CursorReads:
         # The cursor is the 1-based position in the list (reads are never removed).

@@ -22,7 +22,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
-from memgate.domain.ports import PoolQuery, ReadRecord
+from memgate.domain.ports import PoolQuery, ReadRecord, linked
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
@@ -66,6 +66,12 @@ WAL_AUTOCHECKPOINT_PAGES = 16384
 on the WAL should the background checkpointer fall behind."""
 CHECKPOINT_PAUSE_SECONDS = 0.25
 """The background checkpointer runs at most one pass per pause."""
+_READ_COLUMNS = "SELECT seq, memory_id, at, session_id, call_id, agent_id FROM reads"
+_READS_OF_SESSION = _READ_COLUMNS + " WHERE session_id = ? AND at >= ?"
+_READS_OF_CALL = _READ_COLUMNS + " WHERE call_id = ? AND at >= ?"
+_READS_OF_AGENT = _READ_COLUMNS + " WHERE agent_id = ? AND at >= ?"
+_READS_OF_AGENT_ALONE = _READS_OF_AGENT + " AND session_id IS NULL"
+_TEXT_MARGIN = timedelta(days=1)
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 _INSERT_EVENT = (
@@ -715,6 +721,50 @@ class SqliteStore:
             ReadRecord(memory_id=r[0], at=r[1], session_id=r[2], call_id=r[3], agent_id=r[4])
             for r in rows
         ]
+
+    async def reads_linked(
+        self,
+        since: datetime,
+        *,
+        session_id: str | None = None,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        agent_any_session: bool = False,
+        limit: int = 5000,
+    ) -> Reads:
+        queued = [
+            r
+            for r in reversed(self._reads)
+            if r.at >= since
+            and linked(r, session_id, call_id, agent_id, agent_any_session=agent_any_session)
+        ]
+        branches: builtins.list[str] = []
+        params: builtins.list[Any] = []
+        # One indexed branch per link (migration 007); UNION drops a read that two
+        # links reach. `at` is stored as isoformat text: compared a day early (any
+        # UTC offset, with or without microseconds), then exactly below.
+        early = (since - _TEXT_MARGIN).isoformat()
+        if session_id is not None:
+            branches.append(_READS_OF_SESSION)
+            params += [session_id, early]
+        if call_id is not None:
+            branches.append(_READS_OF_CALL)
+            params += [call_id, early]
+        if agent_id is not None:
+            branches.append(_READS_OF_AGENT if agent_any_session else _READS_OF_AGENT_ALONE)
+            params += [agent_id, early]
+        stored: Reads = []
+        if branches and len(queued) < limit:
+            sql = " UNION ".join(branches) + " ORDER BY 1 DESC LIMIT ?"
+            rows = await self._rows(sql, [*params, limit])
+            stored = [
+                ReadRecord(memory_id=r[1], at=r[2], session_id=r[3], call_id=r[4], agent_id=r[5])
+                for r in rows
+            ]
+        # A read committed while the query ran is in `queued` (taken before it) and
+        # maybe in `stored`: each read counts once.
+        seen = set(queued)
+        return [*queued, *(r for r in stored if r.at >= since and r not in seen)][:limit]
 
     async def reads_after(
         self, after: int, limit: int = 500

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memgate.domain import Category, Severity, Source
+from memgate.domain.memory import MemoryState
 from memgate.errors import PolicyError
 
 DEFAULT_POLICY = Path(__file__).with_name("default_policy.toml")
@@ -103,6 +105,45 @@ class RoutingPolicy(BaseModel):
         return source in self.trusted_sources and source not in (Source.WEB, Source.DOCUMENT)
 
 
+class ProvenancePolicy(BaseModel):
+    """Routing by what a session has read (`memgate/gateway/provenance.py`). A
+    session that was served untrusted content within `window_seconds` is tainted;
+    a long-term write from one of the `auto_approve` sources is kept without a
+    human when the scan approves it and its session is clean, and held for review
+    with the reads that tainted it otherwise."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    auto_approve: frozenset[Source] = frozenset()
+    """Sources whose clean-session writes the scan approves go long-term approved
+    (empty: provenance only explains holds, as before). Never web or document."""
+    window_seconds: float = Field(default=3600.0, gt=0, allow_inf_nan=False)
+    """How far back a read taints the session (from the read to the write)."""
+    taint_sources: frozenset[Source] = frozenset({Source.TOOL, Source.WEB, Source.DOCUMENT})
+    """Reading an item from one of these sources taints."""
+    taint_states: frozenset[MemoryState] = frozenset(
+        {MemoryState.PENDING_REVIEW, MemoryState.REJECTED}
+    )
+    """Reading an item that is (now) in one of these states taints."""
+    finding_severity: Severity = Severity.LOW
+    """Reading an item with a finding at or above this severity taints."""
+    scope: Literal["session", "agent"] = "session"
+    """`session`: the reads of the write's session, of its call, and the reads
+    without a session made by its agent. `agent`: every read by its agent id."""
+    require_session: bool = True
+    """A write with neither a session nor a call id has no provenance to check:
+    it is held (a client cannot look clean by leaving its session out)."""
+    max_reads: int = Field(default=5000, ge=1)
+    """More linked reads in the window than this: held unchecked (fail closed)."""
+
+    @model_validator(mode="after")
+    def _never_web(self) -> ProvenancePolicy:
+        bad = sorted(s.value for s in self.auto_approve & {Source.WEB, Source.DOCUMENT})
+        if bad:
+            raise ValueError(f"provenance.auto_approve may not name {', '.join(bad)}")
+        return self
+
+
 class Policy(BaseModel):
     """How findings become a trust score and a decision."""
 
@@ -115,6 +156,7 @@ class Policy(BaseModel):
     layers: LayerPolicy = LayerPolicy()
     classifier: ClassifierPolicy = ClassifierPolicy()
     routing: RoutingPolicy = RoutingPolicy()
+    provenance: ProvenancePolicy = ProvenancePolicy()
 
     @model_validator(mode="after")
     def _complete(self) -> Policy:

@@ -14,7 +14,7 @@ from typing import Any
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, Op
 from memgate.domain.memory import MemoryState, PoolName
-from memgate.domain.ports import PoolQuery, Store
+from memgate.domain.ports import PoolQuery, ReadRecord, Store
 from memgate.log.chain import GENESIS
 from tests.contracts import T0, event_for, long_item, run, short_item
 
@@ -290,3 +290,42 @@ class LogContract(ABC):
         # Snapshots change nothing about the answers.
         await store.snapshot()
         assert await store.state_at(9) == full
+
+    # -- reads linked to a write (provenance routing) ---------------------------------
+
+    @store_test
+    async def test_reads_linked_by_session_call_and_agent(self, store: Store) -> None:
+        def read(n: int, **who: str | None) -> ReadRecord:
+            return ReadRecord(memory_id=f"m{n}", at=T0 + timedelta(seconds=n), **who)
+
+        reads = [
+            read(0, session_id="s1", agent_id="a1"),  # before the window
+            read(1, session_id="s1", call_id="c1", agent_id="a1"),
+            read(2, session_id="s2", call_id="c1", agent_id="a1"),
+            read(3, agent_id="a1"),  # no session: attributed to its agent
+            read(4, session_id="s2", agent_id="a2"),
+            read(5, session_id="s1", agent_id="a2"),
+        ]
+        await store.record_reads(reads[:4])
+        flush = getattr(store, "flush", None)
+        if flush is not None:
+            await flush()
+        await store.record_reads(reads[4:])  # still queued in a batching store
+        since = T0 + timedelta(seconds=1)
+
+        async def ids(**link: Any) -> list[str]:
+            return [r.memory_id for r in await store.reads_linked(since, **link)]
+
+        assert await ids(session_id="s1") == ["m5", "m1"]
+        assert await ids(call_id="c1") == ["m2", "m1"]
+        assert await ids(agent_id="a1") == ["m3"]
+        assert await ids(agent_id="a1", agent_any_session=True) == ["m3", "m2", "m1"]
+        assert await ids(session_id="s1", call_id="c1", agent_id="a1") == ["m5", "m3", "m2", "m1"]
+        assert await ids(session_id="s9") == []
+        assert await ids() == []
+        linked = await store.reads_linked(since, session_id="s1", call_id="c1", limit=2)
+        assert [r.memory_id for r in linked] == ["m5", "m2"]
+        assert linked[0] == reads[5]
+        if flush is not None:
+            await flush()
+        assert await ids(session_id="s1") == ["m5", "m1"]
