@@ -93,8 +93,17 @@ class Backend(Protocol):
     def exposure(self, fingerprint: str) -> Investigation: ...
     def rebuild_graph(self) -> int: ...
     def create_key(
-        self, name: str, role: str, namespaces: builtins.list[Namespace] | None = None
+        self,
+        name: str,
+        role: str,
+        namespaces: builtins.list[Namespace] | None = None,
+        *,
+        sources: builtins.list[str] | None = None,
+        user_channel: bool = False,
     ) -> CreatedKey: ...
+    def set_key_sources(
+        self, key_id: str, sources: builtins.list[str] | None, *, user_channel: bool = False
+    ) -> ApiKey: ...
     def list_keys(self) -> builtins.list[ApiKey]: ...
     def revoke_key(self, key_id: str) -> None: ...
 
@@ -317,11 +326,29 @@ class LocalBackend:
             yield store
 
     def create_key(
-        self, name: str, role: str, namespaces: builtins.list[Namespace] | None = None
+        self,
+        name: str,
+        role: str,
+        namespaces: builtins.list[Namespace] | None = None,
+        *,
+        sources: builtins.list[str] | None = None,
+        user_channel: bool = False,
     ) -> CreatedKey:
         with self._keys() as store:
-            info, raw = store.create(name, role, [labels(n) for n in namespaces or []])
+            info, raw = store.create(
+                name,
+                role,
+                [labels(n) for n in namespaces or []],
+                sources=sources,
+                user_channel=user_channel,
+            )
         return CreatedKey(info=_api_key(info), key=raw)
+
+    def set_key_sources(
+        self, key_id: str, sources: builtins.list[str] | None, *, user_channel: bool = False
+    ) -> ApiKey:
+        with self._keys() as store:
+            return _api_key(store.set_sources(key_id, sources, user_channel=user_channel))
 
     def list_keys(self) -> builtins.list[ApiKey]:
         with self._keys() as store:

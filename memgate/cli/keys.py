@@ -10,9 +10,27 @@ from rich.console import Console
 from memgate.cli.backend import backend
 from memgate.cli.options import DataDirOpt, JsonOpt, KeyOpt, Target, UrlOpt, emit_json, reported
 from memgate.cli.render import keys_table
+from memgate.domain import Source
 from memgate.service.keys import Role
 
-app = typer.Typer(help="API keys: create, list, revoke.", no_args_is_help=True)
+app = typer.Typer(help="API keys: create, list, change sources, revoke.", no_args_is_help=True)
+
+SourcesOpt = Annotated[
+    list[Source] | None,
+    typer.Option(
+        "--source",
+        "--sources",
+        help="A source the key's writes may declare (repeatable; default: the role's,"
+        " agent keys agent, tool, web, document).",
+    ),
+]
+UserChannelOpt = Annotated[
+    bool,
+    typer.Option(
+        "--user-channel",
+        help="The key speaks for the user: its writes may also declare source `user`.",
+    ),
+]
 
 
 @app.command("create")
@@ -23,6 +41,8 @@ def create(
         list[str] | None,
         typer.Option(help="Namespace scope, slash-joined (repeatable; none = all)."),
     ] = None,
+    source: SourcesOpt = None,
+    user_channel: UserChannelOpt = False,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
@@ -30,16 +50,25 @@ def create(
 ) -> None:
     """Create a key; the key itself is printed this once and never stored.
 
-    Example:
+    The sources a write may declare belong to the key: an agent key declares
+    agent, tool, web and document; only a user channel declares `user`.
+
+    Examples:
       memgate keys create support-bot --role agent --namespace acme/support
+      memgate keys create chat-frontend --user-channel --namespace acme
+      memgate keys create crawler --source web --namespace acme/pages
     """
+    sources = [s.value for s in source] if source else None
     with reported(), backend(Target.of(data_dir, url, key)) as b:
-        created = b.create_key(name, role.value, list(namespace or []))
+        created = b.create_key(
+            name, role.value, list(namespace or []), sources=sources, user_channel=user_channel
+        )
     if as_json:
         emit_json({**created.info.model_dump(mode="json"), "key": created.key})
         return
     console = Console()
     console.print(f"created {created.info.id} ({created.info.role}) for {created.info.name}")
+    console.print(f"sources: {', '.join(created.info.sources) or '-'}")
     console.print(f"key (shown once): [bold]{created.key}[/]", highlight=False, soft_wrap=True)
 
 
@@ -61,6 +90,37 @@ def list_keys(
         emit_json(keys)
     else:
         Console().print(keys_table(keys))
+
+
+@app.command("sources")
+def set_sources(
+    key_id: Annotated[str, typer.Argument(help="Key id (k_...), from `memgate keys list`.")],
+    source: SourcesOpt = None,
+    user_channel: UserChannelOpt = False,
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replace the sources a key's writes may declare; takes effect at once.
+
+    Keys made before sources existed declare their role's default (an agent key:
+    agent, tool, web, document); a key that relays the user's own words needs
+    `user` given back this way (or a new key made with --user-channel).
+
+    Examples (--user-channel alone: the role's default plus `user`):
+      memgate keys sources k_3f9a1c2b7d4e --user-channel
+      memgate keys sources k_3f9a1c2b7d4e --source tool --source web
+    """
+    if not source and not user_channel:
+        raise typer.BadParameter("give --source (repeatable) or --user-channel")
+    sources = [s.value for s in source] if source else None
+    with reported(), backend(Target.of(data_dir, url, key)) as b:
+        changed = b.set_key_sources(key_id, sources, user_channel=user_channel)
+    if as_json:
+        emit_json(changed)
+    else:
+        Console().print(f"{changed.id} declares: {', '.join(changed.sources) or '-'}")
 
 
 @app.command("revoke")

@@ -317,13 +317,32 @@ def _keys(body: Any) -> list[ApiKey]:
     return [ApiKey.model_validate(k) for k in rows]
 
 
-def create_key(name: str, role: str, namespaces: list[Namespace]) -> Call[CreatedKey]:
-    return Call(
-        "POST",
-        "/v1/keys",
-        _created,
-        body={"name": name, "role": role, "namespaces": [list(labels(n)) for n in namespaces]},
-    )
+def create_key(
+    name: str,
+    role: str,
+    namespaces: list[Namespace],
+    sources: list[str] | None = None,
+    user_channel: bool = False,
+) -> Call[CreatedKey]:
+    body: dict[str, Any] = {
+        "name": name,
+        "role": role,
+        "namespaces": [list(labels(n)) for n in namespaces],
+    }
+    if sources is not None:
+        body["sources"] = list(sources)
+    if user_channel:
+        body["user_channel"] = True
+    return Call("POST", "/v1/keys", _created, body=body)
+
+
+def set_key_sources(
+    key_id: str, sources: list[str] | None, user_channel: bool = False
+) -> Call[ApiKey]:
+    body: dict[str, Any] = {"user_channel": user_channel}
+    if sources is not None:
+        body["sources"] = list(sources)
+    return Call("PATCH", f"/v1/keys/{_seg(key_id)}", ApiKey.model_validate, body=body)
 
 
 def list_keys() -> Call[list[ApiKey]]:

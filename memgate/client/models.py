@@ -58,6 +58,8 @@ class ApiKey(BaseModel):
     role: str
     namespaces: tuple[tuple[str, ...], ...] = ()
     """Empty: every namespace."""
+    sources: tuple[str, ...] = ()
+    """The sources the key's writes may declare (`user` only for a user channel)."""
     hint: str = ""
     """The first characters of the key, to tell keys apart."""
     created_at: datetime | None = None

@@ -235,9 +235,23 @@ class MemgateClient:
     # -- keys and health ---------------------------------------------------------------
 
     def create_key(
-        self, name: str, role: str, namespaces: builtins.list[Namespace] | None = None
+        self,
+        name: str,
+        role: str,
+        namespaces: builtins.list[Namespace] | None = None,
+        *,
+        sources: builtins.list[str] | None = None,
+        user_channel: bool = False,
     ) -> CreatedKey:
-        return self._send(calls.create_key(name, role, namespaces or []))
+        """A new key (admin). `sources`: what its writes may declare (default: the
+        role's); `user_channel`: it may also declare `user`."""
+        return self._send(calls.create_key(name, role, namespaces or [], sources, user_channel))
+
+    def set_key_sources(
+        self, key_id: str, sources: builtins.list[str] | None, *, user_channel: bool = False
+    ) -> ApiKey:
+        """Replace the sources a key may declare (admin; None: its role's default)."""
+        return self._send(calls.set_key_sources(key_id, sources, user_channel))
 
     def list_keys(self) -> builtins.list[ApiKey]:
         return self._send(calls.list_keys())

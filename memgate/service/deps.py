@@ -2,7 +2,8 @@
 
 Authorization happens here and in each route: the role by `require(...)`, the
 namespace scope per memory (a memory outside the key's scopes answers 404, as
-if it did not exist, so ids cannot be probed)."""
+if it did not exist, so ids cannot be probed), the sources a write may declare
+by `declared_source(...)`."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
+from memgate.domain import Source
 from memgate.domain.memory import MemoryItem, Reader
 from memgate.gateway import Gateway
-from memgate.service.keys import KeyStore, Principal, Role
+from memgate.service.keys import KeyStore, Principal, Role, ordered
 from memgate.service.metrics import Metrics
-from memgate.service.problems import Problem
-from memgate.service.schemas import Ident, parse_namespace
+from memgate.service.problems import FieldError, Problem
+from memgate.service.schemas import Ident, SessionId, parse_namespace
 from memgate.service.settings import Settings
 
 
@@ -117,13 +119,15 @@ def reader(
     agent_id: str | None = None,
 ) -> Reader:
     """The reader recorded for a served item: the client's session and call, and
-    an agent id that always names the key."""
+    an agent id that always names the key. The gateway serves a pending memory
+    only to its writer's key and session, so a session id another key sends
+    reads nothing of the writer's."""
     return Reader(session_id=session_id, call_id=call_id, agent_id=principal.agent_label(agent_id))
 
 
 async def header_reader(
     principal: AnyKey,
-    session: Annotated[Ident | None, Header(alias="X-Memgate-Session")] = None,
+    session: Annotated[SessionId | None, Header(alias="X-Memgate-Session")] = None,
     call: Annotated[Ident | None, Header(alias="X-Memgate-Call")] = None,
     agent: Annotated[Ident | None, Header(alias="X-Memgate-Agent")] = None,
 ) -> Reader:
@@ -131,6 +135,25 @@ async def header_reader(
 
 
 HeaderReader = Annotated[Reader, Depends(header_reader)]
+
+
+def declared_source(principal: Principal, source: Source) -> Source:
+    """The source of a write, if this key may declare it, else 403 naming the field."""
+    if not principal.may_declare(source):
+        allowed = ", ".join(s.value for s in ordered(principal.sources)) or "none"
+        raise Problem(
+            403,
+            "Forbidden",
+            f"this key may not declare source {source.value!r} (its sources: {allowed})",
+            kind="forbidden",
+            errors=[
+                FieldError(
+                    field="body.source",
+                    reason=f"{source.value!r} is not among this key's sources ({allowed})",
+                )
+            ],
+        )
+    return source
 
 
 def namespace_param(value: str | None, field: str = "query.namespace") -> tuple[str, ...]:

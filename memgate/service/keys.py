@@ -8,6 +8,15 @@ prefixes); an empty list means every namespace.
     agent     write, read, search, delete in its scopes
     reviewer  the review queue and reads in its scopes; never its own writes
     admin     everything: rollback, log, investigations, keys
+
+The `source` a write declares is a property of the key, not of the request:
+each key carries the sources it may declare. By default an agent key declares
+`agent`, `tool`, `web` and `document`, never `user`: only a key created as a
+user channel (`user_channel=True` adds `user` to the defaults; or explicit
+`sources`) speaks for the user, whose words the policy trusts most. Admin keys
+may declare every source, reviewer keys none (they do not write). Keys stored
+before sources existed have none recorded (NULL) and get their role's default;
+`set_sources` changes a key's sources in place.
 """
 
 from __future__ import annotations
@@ -24,9 +33,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from memgate.domain import Source
 from memgate.errors import MemgateError, NotFound
 
 KEY_PREFIX = "mgk_"
+ACTOR_PREFIX = "key:"
+"""Every identity a key acts under starts with this (`key:k_3f9a…`): the log's
+actor, the reviewer, the writer's agent id. Client-chosen ids (sessions) may not."""
 Namespace = tuple[str, ...]
 
 _SCHEMA = """
@@ -38,15 +51,71 @@ CREATE TABLE IF NOT EXISTS api_keys (
     key_hash    TEXT NOT NULL UNIQUE,
     hint        TEXT NOT NULL,
     created_at  TEXT NOT NULL,
-    revoked_at  TEXT
+    revoked_at  TEXT,
+    sources     TEXT
 );
 """
+_MIGRATIONS = (
+    # Keys made before sources were a property of the key: NULL = the role's default.
+    ("sources", "ALTER TABLE api_keys ADD COLUMN sources TEXT"),
+)
+_COLUMNS = "id, name, role, namespaces, hint, created_at, revoked_at, sources"
 
 
 class Role(StrEnum):
     AGENT = "agent"
     REVIEWER = "reviewer"
     ADMIN = "admin"
+
+
+AGENT_SOURCES = frozenset({Source.AGENT, Source.TOOL, Source.WEB, Source.DOCUMENT})
+USER_CHANNEL_SOURCES = frozenset({Source.USER})
+
+
+def default_sources(role: Role) -> frozenset[Source]:
+    """The sources a key of this role declares when none were set for it."""
+    if role is Role.ADMIN:
+        return frozenset(Source)
+    if role is Role.AGENT:
+        return AGENT_SOURCES
+    return frozenset()
+
+
+def ordered(sources: Iterable[Source]) -> tuple[Source, ...]:
+    """Sources in the enum's order (stable listings)."""
+    chosen = set(sources)
+    return tuple(s for s in Source if s in chosen)
+
+
+def check_sources(
+    role: Role, sources: Iterable[Source | str] | None, *, user_channel: bool = False
+) -> frozenset[Source]:
+    """The sources a key may declare: `sources` as given, else the role's default;
+    a user channel adds `user` to them. Raises ValueError for an unknown source,
+    or for sources on a reviewer key."""
+    if sources is None:
+        chosen = set(default_sources(role))
+    else:
+        try:
+            chosen = {Source(s) for s in sources}
+        except ValueError:
+            names = ", ".join(s.value for s in Source)
+            raise ValueError(f"sources must be among {names}") from None
+    if user_channel:
+        chosen |= USER_CHANNEL_SOURCES
+    if role is Role.REVIEWER and chosen:
+        raise ValueError("reviewer keys do not write, so they declare no source")
+    return frozenset(chosen)
+
+
+def _encode_sources(sources: Iterable[Source]) -> str:
+    return ",".join(s.value for s in ordered(sources))
+
+
+def _decode_sources(text: str | None, role: Role) -> frozenset[Source]:
+    if text is None:
+        return default_sources(role)
+    return frozenset(Source(s) for s in text.split(",") if s)
 
 
 class KeyConflict(MemgateError):
@@ -92,12 +161,18 @@ class Principal:
     name: str
     role: Role
     namespaces: tuple[Namespace, ...] = ()
+    sources: frozenset[Source] = frozenset()
+    """The sources this key may declare on a write."""
 
     @property
     def actor(self) -> str:
         """The identity recorded in the log for this key's actions (and the reviewer
         identity the gateway compares with a memory's writer)."""
-        return f"key:{self.key_id}"
+        return f"{ACTOR_PREFIX}{self.key_id}"
+
+    def may_declare(self, source: Source) -> bool:
+        """Whether a write by this key may say it came from `source`."""
+        return source in self.sources
 
     def agent_label(self, agent_id: str | None) -> str:
         """The agent id recorded for this key's writes and reads. Always starts with
@@ -144,12 +219,14 @@ class KeyInfo(BaseModel):
     name: str
     role: Role
     namespaces: tuple[Namespace, ...]
+    sources: tuple[Source, ...] = ()
+    """The sources the key may declare on a write (`user` only for a user channel)."""
     hint: str
     created_at: datetime
     revoked_at: datetime | None = None
 
     def principal(self) -> Principal:
-        return Principal(self.id, self.name, self.role, self.namespaces)
+        return Principal(self.id, self.name, self.role, self.namespaces, frozenset(self.sources))
 
 
 class KeyStore:
@@ -163,8 +240,21 @@ class KeyStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
+        self._migrate()
         self._lock = threading.Lock()
         self._cache: dict[str, Principal | None] = {}
+
+    def _migrate(self) -> None:
+        """Add the columns newer versions keep to a key store made by an older one."""
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(api_keys)")}
+        for column, sql in _MIGRATIONS:
+            if column not in have:
+                try:
+                    self._db.execute(sql)
+                except sqlite3.OperationalError as exc:
+                    # NOTE: another process opening the same store may have added it.
+                    if "duplicate column" not in str(exc):
+                        raise
 
     def close(self) -> None:
         with self._lock:
@@ -177,10 +267,18 @@ class KeyStore:
         self.close()
 
     def create(
-        self, name: str, role: Role | str, namespaces: Iterable[Sequence[str]] = ()
+        self,
+        name: str,
+        role: Role | str,
+        namespaces: Iterable[Sequence[str]] = (),
+        *,
+        sources: Iterable[Source | str] | None = None,
+        user_channel: bool = False,
     ) -> tuple[KeyInfo, str]:
         """A new key: (its info, the raw key). The raw key is not stored and cannot
-        be shown again. Raises ValueError on a bad name, role or scope."""
+        be shown again. `sources`: what its writes may declare (default: the role's,
+        see the module docstring); `user_channel`: the key speaks for the user (adds
+        `user` to them). Raises ValueError on a bad name, role, scope or source."""
         role = Role(role)
         name = name.strip()
         if not name or len(name) > 200:
@@ -188,19 +286,22 @@ class KeyStore:
         scopes = check_scopes(namespaces)
         if role is Role.ADMIN and scopes:
             raise ValueError("admin keys are not scoped: they can roll back and read the log")
+        declared = check_sources(role, sources, user_channel=user_channel)
         raw = KEY_PREFIX + secrets.token_urlsafe(32)
         info = KeyInfo(
             id="k_" + secrets.token_hex(6),
             name=name,
             role=role,
             namespaces=scopes,
+            sources=ordered(declared),
             hint=raw[: len(KEY_PREFIX) + 4],
             created_at=datetime.now(UTC),
         )
         with self._lock:
             self._db.execute(
-                "INSERT INTO api_keys (id, name, role, namespaces, key_hash, hint, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO api_keys"
+                " (id, name, role, namespaces, key_hash, hint, created_at, sources)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     info.id,
                     info.name,
@@ -209,9 +310,35 @@ class KeyStore:
                     _hash(raw),
                     info.hint,
                     info.created_at.isoformat(),
+                    _encode_sources(declared),
                 ),
             )
         return info, raw
+
+    def set_sources(
+        self,
+        key_id: str,
+        sources: Iterable[Source | str] | None,
+        *,
+        user_channel: bool = False,
+    ) -> KeyInfo:
+        """Replace the sources a key may declare (None: its role's default; e.g. make
+        an existing key the user channel it always was). Takes effect at once.
+        Raises NotFound for an unknown key, ValueError for a bad source."""
+        info = self.get(key_id)
+        if info is None:
+            raise NotFound(f"no key {key_id}")
+        wanted = None if sources is None else list(sources)
+        declared = check_sources(info.role, wanted, user_channel=user_channel)
+        with self._lock:
+            self._db.execute(
+                "UPDATE api_keys SET sources = ? WHERE id = ?",
+                (_encode_sources(declared), key_id),
+            )
+            self._cache.clear()
+        changed = self.get(key_id)
+        assert changed is not None  # noqa: S101 - keys are never deleted
+        return changed
 
     def authenticate(self, raw: str | None) -> Principal | None:
         """The principal of an active key, else None."""
@@ -222,26 +349,29 @@ class KeyStore:
             return self._cache[digest]
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, role, namespaces FROM api_keys"
+                "SELECT id, name, role, namespaces, sources FROM api_keys"
                 " WHERE key_hash = ? AND revoked_at IS NULL",
                 (digest,),
             ).fetchone()
-            principal = (
-                None
-                if row is None
-                else Principal(row[0], row[1], Role(row[2]), _decode_scopes(row[3]))
-            )
+            principal = None
+            if row is not None:
+                role = Role(row[2])
+                principal = Principal(
+                    row[0], row[1], role, _decode_scopes(row[3]), _decode_sources(row[4], role)
+                )
             if len(self._cache) > 10_000:
                 self._cache.clear()
             self._cache[digest] = principal
         return principal
 
     def _info(self, row: tuple[str, ...]) -> KeyInfo:
+        role = Role(row[2])
         return KeyInfo(
             id=row[0],
             name=row[1],
-            role=Role(row[2]),
+            role=role,
             namespaces=_decode_scopes(row[3]),
+            sources=ordered(_decode_sources(row[7], role)),
             hint=row[4],
             created_at=datetime.fromisoformat(row[5]),
             revoked_at=datetime.fromisoformat(row[6]) if row[6] else None,
@@ -249,7 +379,7 @@ class KeyStore:
 
     def list(self, *, include_revoked: bool = True) -> list[KeyInfo]:
         """Every key, oldest first."""
-        sql = "SELECT id, name, role, namespaces, hint, created_at, revoked_at FROM api_keys"
+        sql = f"SELECT {_COLUMNS} FROM api_keys"  # noqa: S608 - constant column list
         if not include_revoked:
             sql += " WHERE revoked_at IS NULL"
         with self._lock:
@@ -259,8 +389,7 @@ class KeyStore:
     def get(self, key_id: str) -> KeyInfo | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, role, namespaces, hint, created_at, revoked_at"
-                " FROM api_keys WHERE id = ?",
+                f"SELECT {_COLUMNS} FROM api_keys WHERE id = ?",  # noqa: S608 - constant
                 (key_id,),
             ).fetchone()
         return None if row is None else self._info(row)

@@ -29,7 +29,7 @@ from memgate.domain import Source, limits
 from memgate.domain.events import Checkpoint, LogRecord
 from memgate.domain.memory import MemoryItem, MemoryState, Target, check_content
 from memgate.errors import InvalidInput
-from memgate.service.keys import KeyInfo, Role
+from memgate.service.keys import ACTOR_PREFIX, KeyInfo, Role
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_METADATA_DEPTH = limits.MAX_METADATA_DEPTH
@@ -106,6 +106,18 @@ Ident = Annotated[
 """A key, session, call or agent id, or a memory id: printable, 1-256 characters."""
 
 
+
+
+def _not_a_key(value: str) -> str:
+    # Identities a key acts under are `key:<id>` (the reviewer compared with a
+    # memory's writer); a session named so would impersonate one.
+    if value[: len(ACTOR_PREFIX)].lower() == ACTOR_PREFIX:
+        raise ValueError(f"a session id may not start with {ACTOR_PREFIX!r} (that names a key)")
+    return value
+
+
+SessionId = Annotated[Ident, AfterValidator(_not_a_key)]
+"""A client's session id: it belongs to the calling key and never names one."""
 Content = Annotated[str, AfterValidator(_replace_surrogates)]
 WriteContent = Annotated[str, AfterValidator(_replace_surrogates), AfterValidator(_some_content)]
 """What a write stores: never empty or whitespace only."""
@@ -155,7 +167,8 @@ class WriteBody(Model):
     namespace: Namespace
     key: Ident | None = None
     source: Source = Source.TOOL
-    session_id: Ident | None = None
+    """Must be one of the key's sources (403 otherwise)."""
+    session_id: SessionId | None = None
     agent_id: Ident | None = None
     call_id: Ident | None = None
     metadata: Metadata = Field(default_factory=dict)
@@ -172,7 +185,7 @@ class SearchBody(Model):
     metadata: MetadataFilter = Field(default_factory=dict)
     limit: Limit = 10
     offset: Offset = 0
-    session_id: Ident | None = None
+    session_id: SessionId | None = None
     call_id: Ident | None = None
     agent_id: Ident | None = None
 
@@ -277,6 +290,18 @@ class KeyBody(Model):
     role: Role
     namespaces: Annotated[list[Namespace], Field(max_length=100)] = Field(default_factory=list)
     """Namespace scopes (label prefixes); empty: every namespace."""
+    sources: Annotated[list[Source], Field(max_length=16)] | None = None
+    """The sources the key's writes may declare; absent: the role's default (agent
+    keys: agent, tool, web, document)."""
+    user_channel: bool = False
+    """The key speaks for the user: it may also declare `user`."""
+
+
+class KeySourcesBody(Model):
+    sources: Annotated[list[Source], Field(max_length=16)] | None = None
+    """The sources the key's writes may declare from now on; absent: the role's default."""
+    user_channel: bool = False
+    """Add `user` to them."""
 
 
 class KeyCreated(KeyInfo):

@@ -46,7 +46,10 @@ async def server(data_dir: Path) -> AsyncIterator[tuple[Remote, Any]]:
         opened: list[RemoteBackend] = []
 
         def connect(role: str) -> RemoteBackend:
-            _, raw = state.keys.create(f"adapter-{role}-{len(opened)}", role, [])
+            # Agent keys relay the user's turns (conversation stores): user channels.
+            _, raw = state.keys.create(
+                f"adapter-{role}-{len(opened)}", role, [], user_channel=role == "agent"
+            )
             client = AsyncMemgateClient(
                 "http://memgate.test", key=raw, transport=httpx.ASGITransport(app=app)
             )
@@ -213,7 +216,7 @@ def test_sync_langgraph_store_against_a_server_over_http(tmp_path: Path) -> None
     """MemgateStore.connect: a sync graph against memgate served by uvicorn."""
     settings = Settings(data_dir=tmp_path / "data", graph=None)
     with KeyStore(settings.keys_path) as keys:
-        _, raw = keys.create("sync-agent", "agent", [])
+        _, raw = keys.create("sync-agent", "agent", [], user_channel=True)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

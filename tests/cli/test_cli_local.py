@@ -124,6 +124,31 @@ def test_keys_create_list_revoke(data: Path) -> None:
     assert bad_role.exit_code != 0
 
 
+def test_keys_carry_the_sources_their_writes_may_declare(data: Path) -> None:
+    agent = ok_json(run(data, "keys", "create", "bot", "--json"))
+    assert agent["sources"] == ["agent", "tool", "web", "document"]
+    frontend = ok_json(run(data, "keys", "create", "chat", "--user-channel", "--json"))
+    assert frontend["sources"] == ["user", "agent", "tool", "web", "document"]
+    crawler = ok_json(
+        run(data, "keys", "create", "crawler", "--source", "web", "--source", "tool", "--json")
+    )
+    assert crawler["sources"] == ["tool", "web"]
+    changed = ok_json(run(data, "keys", "sources", agent["id"], "--user-channel", "--json"))
+    assert changed["sources"] == ["user", "agent", "tool", "web", "document"]
+    narrowed = ok_json(run(data, "keys", "sources", agent["id"], "--sources", "tool", "--json"))
+    assert narrowed["sources"] == ["tool"]
+    listed = {k["id"]: k["sources"] for k in ok_json(run(data, "keys", "list", "--json"))}
+    assert listed[agent["id"]] == ["tool"]
+    table = run(data, "keys", "list")
+    assert table.exit_code == 0 and "sources" in table.output
+    assert run(data, "keys", "sources", agent["id"]).exit_code != 0  # nothing to set
+    reviewer = run(data, "keys", "create", "r", "--role", "reviewer", "--source", "user")
+    assert reviewer.exit_code == 3 and "reviewer keys do not write" in reviewer.output
+    assert run(data, "keys", "create", "x", "--source", "oracle").exit_code != 0
+    missing = run(data, "keys", "sources", "k_000000000000", "--user-channel")
+    assert missing.exit_code == 1 and "no key" in missing.output
+
+
 def test_log_checkpoint_verify_and_a_forged_checkpoint(data: Path, tmp_path: Path) -> None:
     write(data, PREF, "--source", "user")
     saved = tmp_path / "checkpoint.json"

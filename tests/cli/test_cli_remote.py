@@ -48,7 +48,17 @@ def ok_json(result: Result) -> Any:
 @pytest.fixture(scope="module")
 def agent_key(server: Server) -> str:
     created = ok_json(
-        remote(server, server.admin_key, "keys", "create", "bot", "--namespace", "acme", "--json")
+        remote(
+            server,
+            server.admin_key,
+            "keys",
+            "create",
+            "bot",
+            "--namespace",
+            "acme",
+            "--user-channel",
+            "--json",
+        )
     )
     return str(created["key"])
 
@@ -185,6 +195,11 @@ def test_keys_over_http_and_a_revoked_key_stops_working(server: Server) -> None:
     temp = ok_json(remote(server, admin, "keys", "create", "temp", "--json"))
     listed = ok_json(remote(server, admin, "keys", "list", "--json"))
     assert temp["id"] in {k["id"] for k in listed}
+    assert "user" not in temp["sources"]
+    made_user = ok_json(
+        remote(server, admin, "keys", "sources", temp["id"], "--user-channel", "--json")
+    )
+    assert "user" in made_user["sources"]
     assert remote(server, admin, "keys", "revoke", temp["id"]).exit_code == 0
     after = remote(server, temp["key"], "search", "--json")
     assert after.exit_code == 1 and "401" in after.output

@@ -47,7 +47,9 @@ def admin(server: Server) -> Iterator[MemgateClient]:
 
 @pytest.fixture(scope="module")
 def agent(server: Server, admin: MemgateClient) -> Iterator[MemgateClient]:
-    created = admin.create_key("client-agent", "agent", ["client"])
+    # A user channel: these tests write the user's own words (source user) too.
+    created = admin.create_key("client-agent", "agent", ["client"], user_channel=True)
+    assert "user" in created.info.sources
     with MemgateClient(server.url, key=created.key, reader=Reader(session_id="cs")) as client:
         yield client
 

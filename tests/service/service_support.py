@@ -34,8 +34,15 @@ class Service:
             headers=headers,
         )
 
-    def key(self, role: Role | str, *namespaces: Sequence[str], name: str = "test") -> str:
-        _, raw = self.state.keys.create(name, role, namespaces)
+    def key(
+        self,
+        role: Role | str,
+        *namespaces: Sequence[str],
+        name: str = "test",
+        user_channel: bool = False,
+    ) -> str:
+        """A new key; `user_channel`: its writes may also declare source `user`."""
+        _, raw = self.state.keys.create(name, role, namespaces, user_channel=user_channel)
         return raw
 
 

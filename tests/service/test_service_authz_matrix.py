@@ -138,6 +138,11 @@ async def key_to_revoke(world: World, namespace: tuple[str, ...]) -> Request:
     return {"url": f"/v1/keys/{info.id}"}
 
 
+async def key_to_reshape(world: World, namespace: tuple[str, ...]) -> Request:
+    info, _ = world.service.state.keys.create("to-reshape", "agent", [namespace])
+    return {"url": f"/v1/keys/{info.id}", "json": {"user_channel": True}}
+
+
 def in_ns(path: str, **extra: Any) -> Build:
     async def build(world: World, namespace: tuple[str, ...]) -> Request:
         return {"url": path, "params": {"namespace": ns(namespace)}, **extra}
@@ -211,6 +216,7 @@ MATRIX: dict[tuple[str, str], Row] = {
     ),
     ("GET", "/v1/keys"): Row(ADMINS, None, 200, fixed(url="/v1/keys")),
     ("DELETE", "/v1/keys/{key_id}"): Row(ADMINS, None, 200, key_to_revoke),
+    ("PATCH", "/v1/keys/{key_id}"): Row(ADMINS, None, 200, key_to_reshape),
     ("GET", "/healthz"): Row(EVERYONE, None, 200, fixed(url="/healthz")),
     ("GET", "/readyz"): Row(EVERYONE, None, 200, fixed(url="/readyz")),
     ("GET", "/metrics"): Row(EVERYONE, None, 200, fixed(url="/metrics")),

@@ -23,10 +23,18 @@ async def ok(response: httpx.Response, status: int = 200) -> Any:
     return response.json()
 
 
-async def make_key(admin: httpx.AsyncClient, role: str, *namespaces: list[str]) -> str:
+async def make_key(
+    admin: httpx.AsyncClient, role: str, *namespaces: list[str], user_channel: bool = False
+) -> str:
     body = await ok(
         await admin.post(
-            "/v1/keys", json={"name": role, "role": role, "namespaces": list(namespaces)}
+            "/v1/keys",
+            json={
+                "name": role,
+                "role": role,
+                "namespaces": list(namespaces),
+                "user_channel": user_channel,
+            },
         ),
         201,
     )
@@ -50,7 +58,8 @@ async def test_reference_incident_over_http(graph_service: Service) -> None:
     blast radius -> dry run -> rollback -> verify, each step through the API."""
     svc = graph_service
     async with svc.client(svc.admin_key) as admin:
-        agent_key = await make_key(admin, "agent", ["acme"])
+        # The assistant relays the user's words too: a user-channel key.
+        agent_key = await make_key(admin, "agent", ["acme"], user_channel=True)
         reviewer_key = await make_key(admin, "reviewer", ["acme"])
         agent, reviewer = svc.client(agent_key), svc.client(reviewer_key)
         async with agent, reviewer:
@@ -268,7 +277,7 @@ async def test_pending_is_served_only_to_the_writers_session(service: Service) -
 
 
 async def test_list_pages_and_by_key(service: Service) -> None:
-    agent = service.client(service.key("agent", ["acme"]))
+    agent = service.client(service.key("agent", ["acme"], user_channel=True))
     async with agent:
         for n in range(5):
             await ok(
@@ -302,7 +311,7 @@ async def test_list_pages_and_by_key(service: Service) -> None:
 
 async def test_a_key_with_several_scopes_names_one(service: Service) -> None:
     admin = service.client(service.admin_key)
-    agent = service.client(service.key("agent", ["acme", "a"], ["acme", "b"]))
+    agent = service.client(service.key("agent", ["acme", "a"], ["acme", "b"], user_channel=True))
     async with admin, agent:
         for label in ("a", "b", "c"):
             await ok(
@@ -321,7 +330,7 @@ async def test_a_key_with_several_scopes_names_one(service: Service) -> None:
 
 
 async def test_delete_tombstones_once(service: Service) -> None:
-    agent = service.client(service.key("agent", ["acme"]))
+    agent = service.client(service.key("agent", ["acme"], user_channel=True))
     async with agent:
         receipt = await ok(
             await agent.post(

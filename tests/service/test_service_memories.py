@@ -9,7 +9,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_write_then_read_records_the_reader(service: Service) -> None:
-    agent = service.key("agent", ["acme"])
+    agent = service.key("agent", ["acme"], user_channel=True)
     async with service.client(agent) as client:
         written = await client.post(
             "/v1/memories",

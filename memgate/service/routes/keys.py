@@ -1,4 +1,4 @@
-"""API keys (admins): create (the key is shown once), list, revoke."""
+"""API keys (admins): create (the key is shown once), list, change sources, revoke."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from memgate.service.deps import Admin, State
 from memgate.service.keys import KeyInfo
 from memgate.service.problems import Problem
 from memgate.service.routes.common import CONFLICT, NOT_FOUND, PROBLEMS
-from memgate.service.schemas import Ident, KeyBody, KeyCreated, KeyList
+from memgate.service.schemas import Ident, KeyBody, KeyCreated, KeyList, KeySourcesBody
 
 router = APIRouter(prefix="/v1/keys", tags=["keys"], responses=PROBLEMS)
 
@@ -17,11 +17,19 @@ router = APIRouter(prefix="/v1/keys", tags=["keys"], responses=PROBLEMS)
     "",
     status_code=201,
     summary="Create an API key",
-    description="The answer carries the key itself, once: only its hash is stored.",
+    description="The answer carries the key itself, once: only its hash is stored. "
+    "`sources` are what the key's writes may declare (default: agent keys agent, tool, "
+    "web, document; admin keys all; reviewer keys none); `user_channel` adds `user`.",
 )
 async def create_key(body: KeyBody, principal: Admin, state: State) -> KeyCreated:
     try:
-        info, raw = state.keys.create(body.name, body.role, body.namespaces)
+        info, raw = state.keys.create(
+            body.name,
+            body.role,
+            body.namespaces,
+            sources=body.sources,
+            user_channel=body.user_channel,
+        )
     except ValueError as exc:
         raise Problem.invalid("body", str(exc)) from None
     return KeyCreated(**info.model_dump(), key=raw)
@@ -30,6 +38,22 @@ async def create_key(body: KeyBody, principal: Admin, state: State) -> KeyCreate
 @router.get("", summary="List API keys", description="Every key, revoked ones too; never the keys.")
 async def list_keys(principal: Admin, state: State) -> KeyList:
     return KeyList(keys=state.keys.list())
+
+
+@router.patch(
+    "/{key_id}",
+    summary="Change the sources of an API key",
+    description="Replace the sources the key's writes may declare (e.g. make an existing "
+    "key a user channel). Takes effect at once.",
+    responses=NOT_FOUND,
+)
+async def set_key_sources(
+    key_id: Ident, body: KeySourcesBody, principal: Admin, state: State
+) -> KeyInfo:
+    try:
+        return state.keys.set_sources(key_id, body.sources, user_channel=body.user_channel)
+    except ValueError as exc:
+        raise Problem.invalid("body.sources", str(exc)) from None
 
 
 @router.delete(

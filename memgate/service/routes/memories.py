@@ -15,6 +15,7 @@ from memgate.service.deps import (
     Reviewer,
     State,
     Writer,
+    declared_source,
     namespace_param,
     reader,
     visible,
@@ -37,6 +38,7 @@ from memgate.service.schemas import (
     Limit,
     Offset,
     SearchBody,
+    SessionId,
     WriteBody,
 )
 
@@ -79,13 +81,16 @@ def _refused(state: State, exc: MemgateError) -> None:
     status_code=201,
     summary="Write a memory",
     description="Scan, score, route and log one memory. The receipt says where it went "
-    "(short-term, long-term approved or pending review, or rejected) and why.",
+    "(short-term, long-term approved or pending review, or rejected) and why. `source` "
+    "must be one of the key's sources (403 naming the field otherwise; `user` only from "
+    "a user-channel key).",
     response_model=WriteReceipt,
     responses=WRITE_PROBLEMS,
 )
 async def write_memory(body: WriteBody, principal: Writer, state: State) -> Response:
     if not principal.can_write(body.namespace):
         raise Problem.forbidden("that namespace is outside this key's scopes")
+    source = declared_source(principal, body.source)
     # NOTE: WriteBody already checked every field at least as strictly as MemoryWrite
     # does (labels, plain JSON metadata, ttl), so the write is built without a
     # second validation pass: this is the hot path.
@@ -93,7 +98,7 @@ async def write_memory(body: WriteBody, principal: Writer, state: State) -> Resp
         content=body.content,
         namespace=tuple(body.namespace),
         key=body.key,
-        source=body.source,
+        source=source,
         session_id=body.session_id,
         agent_id=principal.agent_label(body.agent_id),
         call_id=body.call_id,
@@ -162,7 +167,7 @@ async def search_memories(
     body: SearchBody,
     principal: AnyKey,
     state: State,
-    session: Annotated[Ident | None, Header(alias="X-Memgate-Session")] = None,
+    session: Annotated[SessionId | None, Header(alias="X-Memgate-Session")] = None,
     call: Annotated[Ident | None, Header(alias="X-Memgate-Call")] = None,
     agent: Annotated[Ident | None, Header(alias="X-Memgate-Agent")] = None,
 ) -> Response:
