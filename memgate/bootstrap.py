@@ -38,7 +38,13 @@ EMBEDDED = "embedded"
 def short_pool(policy: Policy, clock: Clock = utcnow) -> ShortTermPool:
     routing = policy.routing
     sliding = timedelta(seconds=routing.short_ttl_seconds) if routing.sliding_expiry else None
-    return ShortTermPool(max_entries=routing.short_max_entries, sliding_ttl=sliding, clock=clock)
+    return ShortTermPool(
+        max_entries=routing.short_max_entries,
+        max_total_entries=routing.short_max_total_entries,
+        max_total_bytes=routing.short_max_total_bytes,
+        sliding_ttl=sliding,
+        clock=clock,
+    )
 
 
 async def open_gateway(

@@ -8,7 +8,7 @@ from typing import Any
 
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
 from memgate.domain.ports import Pool, PoolQuery
-from memgate.pools.short import ShortTermPool
+from memgate.pools.short import ITEM_OVERHEAD_BYTES, ShortTermPool, item_bytes
 from tests.contracts import T0, FakeClock, run, short_item
 from tests.contracts.pool_contract import PoolContract
 
@@ -194,5 +194,64 @@ def test_moving_an_item_to_another_namespace() -> None:
         assert await pool.get_by_key(("a",), "k") is None
         assert await pool.get_by_key(("b",), "k") == moved
         assert len(pool) == 1
+
+    run(go())
+
+
+def test_the_pool_cap_holds_over_every_namespace_and_reports_the_oldest() -> None:
+    async def go() -> None:
+        pool = ShortTermPool(max_entries=10, max_total_entries=3, clock=FakeClock())
+        items = [short_item(namespace=("tenant", f"n{i}"), content=f"note {i}") for i in range(5)]
+        for item in items:
+            await pool.put(item)
+        assert len(pool) == 3
+        assert pool.drain_evicted() == [(items[0], "pool_capacity"), (items[1], "pool_capacity")]
+        assert [await pool.get(i.id) for i in items] == [None, None, *items[2:]]
+        # The namespaces that emptied keep nothing behind.
+        assert await pool.list(PoolQuery(namespace_prefix=("tenant", "n0"))) == []
+        assert len(pool._spaces) == 3
+
+    run(go())
+
+
+def test_the_pool_byte_cap_evicts_until_the_estimate_fits() -> None:
+    async def go() -> None:
+        pool = ShortTermPool(max_total_bytes=3 * (ITEM_OVERHEAD_BYTES + 1000), clock=FakeClock())
+        items = [short_item(namespace=(f"n{i}",), content="x" * 1000) for i in range(4)]
+        for item in items:
+            await pool.put(item)
+        assert pool.total_bytes == 3 * item_bytes(items[0]) <= 3 * (ITEM_OVERHEAD_BYTES + 1000)
+        assert pool.drain_evicted() == [(items[0], "pool_bytes")]
+        big = short_item(namespace=("big",), content="y" * 2500)
+        await pool.put(big)
+        assert [i for i, _ in pool.drain_evicted()] == [items[1], items[2]]
+        assert pool.total_bytes == item_bytes(items[3]) + item_bytes(big)
+
+    run(go())
+
+
+def test_accounting_follows_removal_expiry_and_replacement() -> None:
+    async def go() -> None:
+        clock = FakeClock()
+        pool = ShortTermPool(max_total_entries=2, clock=clock)
+        a = expiring(5, namespace=("a",), content="a")
+        b = short_item(namespace=("b",), content="b")
+        await pool.put(a)
+        await pool.put(b)
+        clock.advance(seconds=6)
+        pool.expire()
+        assert pool.drain_evicted() == [(a, "ttl")]
+        await pool.remove(b.id)
+        assert pool.total_bytes == 0 and len(pool) == 0 and pool._spaces == {}
+        # A new version of the same memory replaces its size, it does not add one.
+        c = short_item(namespace=("c",), content="first")
+        await pool.put(c)
+        await pool.put(c.model_copy(update={"content": "second, longer"}))
+        d = short_item(namespace=("d",), content="d")
+        await pool.put(d)
+        assert pool.drain_evicted() == []
+        assert pool.total_bytes == item_bytes(d) + item_bytes(
+            c.model_copy(update={"content": "second, longer"})
+        )
 
     run(go())

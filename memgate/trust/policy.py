@@ -91,6 +91,11 @@ class RoutingPolicy(BaseModel):
     max_bytes: int = Field(default=16384, ge=1)
     short_ttl_seconds: float = Field(default=1800, gt=0)
     short_max_entries: int = Field(default=1000, ge=1)
+    """Per namespace."""
+    short_max_total_entries: int = Field(default=50_000, ge=1)
+    """The whole short-term pool, over every namespace."""
+    short_max_total_bytes: int = Field(default=64 << 20, ge=1 << 16)
+    """The whole short-term pool's estimated memory (memgate.pools.short.item_bytes)."""
     sliding_expiry: bool = False
     trusted_sources: frozenset[Source] = frozenset({Source.USER})
     long_term_sources: frozenset[Source] = frozenset({Source.USER})

@@ -4,13 +4,16 @@ field, and nothing is stored."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from service_support import Service
+from service_support import Service, start_service
 
 from memgate.domain import limits
+from memgate.domain.memory import MemoryState
+from memgate.trust.policy import DEFAULT_POLICY
 
 pytestmark = pytest.mark.anyio
 
@@ -158,3 +161,35 @@ async def test_empty_content_is_422(service: Service, content: str) -> None:
         response = await admin.post("/v1/memories", json={**W, "content": content})
     assert "body.content" in problem_fields(response)
     assert await stored(service) == before
+
+
+async def test_many_namespaces_cannot_grow_the_short_term_pool_past_its_cap(
+    tmp_path: Path,
+) -> None:
+    text = DEFAULT_POLICY.read_text(encoding="utf-8").replace(
+        "short_max_total_entries = 50000", "short_max_total_entries = 5"
+    )
+    assert "short_max_total_entries = 5 " in text
+    policy = tmp_path / "policy.toml"
+    policy.write_text(text, encoding="utf-8")
+    async for service in start_service(tmp_path / "data", graph=None, policy_path=policy):
+        ids = []
+        async with service.client(service.admin_key) as admin:
+            for i in range(20):
+                body = {"content": f"Scratch note {i}.", "namespace": ["t", f"n{i}"]}
+                response = await admin.post("/v1/memories", json={**body, "source": "tool"})
+                assert response.status_code == 201, response.text
+                assert response.json()["pool"] == "short"
+                ids.append(response.json()["id"])
+            listed = await admin.get("/v1/memories", params={"namespace": "t", "limit": 100})
+        gateway = service.state.gateway
+        assert len(gateway.short) == 5
+        assert [i["id"] for i in listed.json()["items"]] == ids[:-6:-1]
+        # Every eviction is in the log, with the pool's cap as its reason.
+        evicted = []
+        for memory_id in ids[:15]:
+            last = (await gateway.history(memory_id))[-1].event
+            evicted.append((last.op.value, last.reason, last.state_after))
+        assert evicted == [("expired", "pool_capacity", MemoryState.EXPIRED)] * 15
+        for memory_id in ids[15:]:
+            assert (await gateway.history(memory_id))[-1].event.op.value == "admitted"
