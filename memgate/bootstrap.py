@@ -7,6 +7,7 @@ twins, loads keys and policy.
     gateway = await open_gateway(Path("data"), graph="embedded")  # + provenance graph
     with open_sync_gateway(Path("data")) as gateway:  # blocking facade
         ...
+    outbox = open_outbox(Path("data"))                # notices waiting for delivery
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memgate.domain.memory import utcnow
-from memgate.domain.ports import Store
+from memgate.domain.ports import EventLog, Outbox, Store
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
 from memgate.log.keys import load_or_create_key
@@ -26,7 +27,9 @@ from memgate.pools.short import ShortTermPool
 from memgate.store.memory import MemoryStore
 from memgate.store.sqlite import SqliteStore
 from memgate.trust import Inspector, Policy
+from memgate.store.memory_outbox import MemoryOutbox
 
+from memgate.store.sqlite_outbox import SqliteOutbox
 Clock = Callable[[], datetime]
 LOG_KEY_ENV = "MEMGATE_LOG_KEY"
 FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
@@ -127,3 +130,15 @@ def memory_gateway(
 def open_sync_gateway(data_dir: Path, **kwargs: Any) -> SyncGateway:
     """`open_gateway` behind the blocking facade."""
     return SyncGateway.start(lambda: open_gateway(data_dir, **kwargs))
+def open_outbox(data_dir: Path) -> Outbox:
+    """The notification outbox of a data directory (in its SQLite database, which
+    the store migrates when it opens: open the gateway first, or have run it once)."""
+    return SqliteOutbox(Path(data_dir) / DB_FILE)
+
+
+def memory_outbox(log: EventLog) -> Outbox:
+    """The in-memory twin, reading notices off an in-memory gateway's log
+    (`memory_outbox(gateway.store)`)."""
+    return MemoryOutbox(log)
+
+

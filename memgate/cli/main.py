@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from memgate.cli import demo, incident, keys, memories, review, serve
+from memgate.cli import demo, incident, keys, memories, notify, review, serve
 from memgate.cli.options import USAGE_ERROR, fail
 from memgate.domain import Decision, ScanReport, Source
 from memgate.errors import MemgateError
@@ -41,6 +41,7 @@ app.add_typer(incident.log_app, name="log", rich_help_panel=INCIDENT)
 app.add_typer(incident.graph_app, name="graph", rich_help_panel=ADMIN)
 app.add_typer(keys.app, name="keys", rich_help_panel=ADMIN)
 app.add_typer(rules_app, name="rules", rich_help_panel=SCANNING)
+app.add_typer(notify.app, name="notify", rich_help_panel=ADMIN)
 
 EXIT_CODES = {Decision.APPROVE: 0, Decision.REVIEW: 1, Decision.REJECT: 2}
 DECISION_STYLE = {Decision.APPROVE: "green", Decision.REVIEW: "yellow", Decision.REJECT: "red"}

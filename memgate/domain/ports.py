@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.notices import Notice
 from memgate.domain.types import Category, Source
 
 Items = list[MemoryItem]
@@ -168,6 +169,71 @@ class Store(EventLog, Pool, Protocol):
 
     async def short_term_items(self) -> Items:
         """Transient items, to restore the short-term pool after a restart."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class OutboxEntry(BaseModel):
+    """A notice waiting in the outbox, as a delivery worker claimed it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    notice: Notice
+    attempts: int = 0
+    """Delivery attempts settled so far."""
+    done: frozenset[str] = frozenset()
+    """Targets (by id, never by URL) that took it already."""
+    created: float
+    """When it was written (Unix seconds)."""
+
+
+class OutboxStatus(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pending: int
+    delivered: int
+    given_up: int
+    oldest_pending: float | None = None
+    """Unix seconds of the oldest notice not yet delivered."""
+    last_error: str | None = None
+
+
+class Outbox(Protocol):
+    """Durable notices. A store's outbox gets a notice for every event `kind_of`
+    names in the same transaction as the event (so an appended event is never
+    left untold); `enqueue` adds the ones no event carries (verify failures).
+    Times are Unix seconds. Delivery is at least once: a claim is a lease, and a
+    worker that dies holding one leaves it to be claimed again."""
+
+    async def enqueue(self, notice: Notice) -> bool:
+        """Add a notice; False if one with its id is there already."""
+        ...
+
+    async def claim(
+        self, *, now: float, limit: int, lease: float, due_only: bool = True
+    ) -> list[OutboxEntry]:
+        """Lease up to `limit` undelivered notices that are due (all undelivered
+        ones with `due_only=False`) and not leased by another worker."""
+        ...
+
+    async def settle(
+        self,
+        notice_id: str,
+        *,
+        done: frozenset[str],
+        delivered: bool,
+        next_at: float | None = None,
+        error: str | None = None,
+        gave_up: bool = False,
+    ) -> None:
+        """Record one attempt: delivered, to be retried at `next_at`, or given up."""
+        ...
+
+    async def status(self) -> OutboxStatus: ...
+
+    async def prune(self, before: float) -> int:
+        """Forget delivered and given-up notices written before `before`."""
         ...
 
     async def close(self) -> None: ...

@@ -2,7 +2,8 @@
 
 The app opens its gateway and key store in its lifespan (so one process can run
 several apps, e.g. in tests) and keeps them in `app.state.memgate`. A background
-task expires transient memories and times out stale reviews.
+task expires transient memories and times out stale reviews; another delivers
+the notification outbox (memgate.service.notify).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from memgate.gateway import Gateway
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.keys import KeyStore
 from memgate.service.metrics import Metrics, TimedInspector
+from memgate.service.notify import Notifier
 from memgate.service.problems import BodyLimit, install
 from memgate.service.routes import health, incident, keys, memories, review, scan
 from memgate.service.settings import Settings
@@ -73,12 +75,16 @@ def create_app(settings: Settings) -> FastAPI:
             gateway=gateway, keys=store, settings=settings, metrics=metrics
         )
         task = asyncio.create_task(maintain(gateway, settings.maintenance_seconds))
+        notifier = Notifier.start(settings)
+        app.state.notifier = notifier
         try:
             yield
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            await notifier.stop()
+            del app.state.notifier
             del app.state.memgate
             await gateway.close()
             store.close()

@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from memgate.graph import DEFAULT_GRAPH
+from memgate.notify import Backoff, Format, Target
 
 ENV_PREFIX = "MEMGATE_"
 KEYS_FILE = Path("db") / "keys.sqlite3"
@@ -29,6 +30,13 @@ _ENV_FIELDS = {
     "MAX_BODY_BYTES": "max_body_bytes",
     "MAINTENANCE_SECONDS": "maintenance_seconds",
     "OPENTELEMETRY": "opentelemetry",
+    "NOTIFY_URLS": "notify_urls",
+    "NOTIFY_URL": "notify_urls",
+    "NOTIFY_FORMAT": "notify_format",
+    "NOTIFY_SECRET": "notify_secret",
+    "NOTIFY_RETRY_SECONDS": "notify_retry_seconds",
+    "NOTIFY_MAX_ATTEMPTS": "notify_max_attempts",
+    "PUBLIC_URL": "public_url",
 }
 
 
@@ -60,6 +68,48 @@ class Settings(BaseModel):
     configured provider is measurable on the write path."""
     maintenance_seconds: float = Field(default=30.0, gt=0)
     """How often TTL expiry and the review timeout run in the background."""
+    notify_urls: tuple[str, ...] = Field(default=(), repr=False)
+    """Webhooks told about items entering review, review timeouts, rollbacks and
+    verify failures (MEMGATE_NOTIFY_URLS, comma-separated; never shown: a
+    webhook URL is a credential). `slack:` or `json:` before a URL picks its
+    format; otherwise `notify_format`."""
+    notify_format: Format = Format.JSON
+    """json (the notice's fields) or slack (an incoming-webhook message)."""
+    notify_secret: SecretStr | None = None
+    """HMAC-SHA256 key signing each request (X-Memgate-Signature); unsigned if None."""
+    notify_retry_seconds: float = Field(default=5.0, gt=0)
+    """First retry delay; each further one doubles (capped at an hour)."""
+    notify_max_attempts: int = Field(default=16, ge=1, le=1000)
+    public_url: str | None = None
+    """The address people reach this service at; notices link to its review UI."""
+
+    @field_validator("notify_urls", mode="before")
+    @classmethod
+    def _urls(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("notify_urls")
+    @classmethod
+    def _check_urls(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for spec in value:
+            Target.parse(spec)  # raises ValueError without repeating the URL
+        return value
+
+    @property
+    def notify_targets(self) -> tuple[Target, ...]:
+        return tuple(Target.parse(spec, self.notify_format) for spec in self.notify_urls)
+
+    @property
+    def notify_key(self) -> bytes | None:
+        if self.notify_secret is None or not self.notify_secret.get_secret_value():
+            return None
+        return self.notify_secret.get_secret_value().encode("utf-8")
+
+    @property
+    def notify_backoff(self) -> Backoff:
+        return Backoff(base=self.notify_retry_seconds, max_attempts=self.notify_max_attempts)
 
     @field_validator("graph", mode="before")
     @classmethod

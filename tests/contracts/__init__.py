@@ -15,7 +15,11 @@ from typing import Any
 import pytest
 
 # The contract modules hold the asserts: have pytest rewrite them for readable failures.
-pytest.register_assert_rewrite("tests.contracts.pool_contract", "tests.contracts.log_contract")
+pytest.register_assert_rewrite(
+    "tests.contracts.pool_contract",
+    "tests.contracts.log_contract",
+    "tests.contracts.outbox_contract",
+)
 
 from memgate.domain.events import Event, Op  # noqa: E402
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName  # noqa: E402

@@ -6,13 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from memgate.domain.events import Checkpoint, VerifyResult
 from memgate.domain.graph import Investigation, InvestigationStatus
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.service.deps import Admin, State
 from memgate.service.problems import Problem
+from memgate.service.notify import tell_verify
 from memgate.service.routes.common import BUSY, CONFLICT, PROBLEMS
 from memgate.service.schemas import (
     MAX_SEQ,
@@ -82,8 +83,10 @@ async def log_page(
 
 
 @router.get("/v1/log/verify", summary="Verify the log's MAC chain")
-async def verify(principal: Admin, state: State) -> VerifyResult:
-    return await state.gateway.verify()
+async def verify(request: Request, principal: Admin, state: State) -> VerifyResult:
+    result = await state.gateway.verify()
+    await tell_verify(request, result)
+    return result
 
 
 @router.post(
@@ -92,8 +95,12 @@ async def verify(principal: Admin, state: State) -> VerifyResult:
     description="Also proves the log still extends an exported checkpoint (which catches "
     "a rewrite by someone who holds the MAC key).",
 )
-async def verify_checkpoint(body: VerifyBody, principal: Admin, state: State) -> VerifyResult:
-    return await state.gateway.verify(body.checkpoint.domain())
+async def verify_checkpoint(
+    request: Request, body: VerifyBody, principal: Admin, state: State
+) -> VerifyResult:
+    result = await state.gateway.verify(body.checkpoint.domain())
+    await tell_verify(request, result)
+    return result
 
 
 @router.post("/v1/log/checkpoint", summary="Export a checkpoint of the log head")
