@@ -25,6 +25,7 @@ import unicodedata
 import urllib.parse
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, pairwise
 
@@ -119,6 +120,9 @@ _RAW_CLOSE = re.compile(r"</(pre|script|style|textarea)>", re.IGNORECASE)
 # Layers that are themselves carriers are not searched for further carriers (an HTML
 # comment inside a comment's text would otherwise be surfaced again and again).
 _CARRIER_ORIGINS = frozenset({"tag_chars", "html_comment", "link_title", "alt_text"})
+_PAYLOAD_ORIGINS = frozenset({"base64", "hex", "url_encoded"})
+NESTED_ENCODING = 3
+"""Encodings deep from which a payload is marked `nested_encoding`."""
 
 
 class _SpanMap(ABC):
@@ -227,7 +231,8 @@ class HiddenMark:
     """A run of text a human reader would not see, located in the original text."""
 
     kind: str
-    """`zero_width`, `bidi_control`, `tag_chars`, `html_comment` or `encoded_payload`."""
+    """`zero_width`, `bidi_control`, `tag_chars`, `html_comment`, `encoded_payload`
+    or `nested_encoding` (count: how many encodings deep)."""
     span: tuple[int, int]
     count: int
     inside_word: bool
@@ -904,6 +909,7 @@ class _Builder:
         self.attempts = 0
         self.layers: list[Layer] = []
         self.marks: list[HiddenMark] = []
+        self._nested: dict[tuple[int, int], int] = {}
 
     def room(self) -> bool:
         return len(self.layers) < self.max_layers
@@ -911,6 +917,17 @@ class _Builder:
     def mark(self, kind: str, span: tuple[int, int], count: int, inside: bool) -> None:
         if len(self.marks) < _MAX_MARKS:
             self.marks.append(HiddenMark(kind, span, count, inside))
+
+    def nested(self, span: tuple[int, int], layers: int) -> None:
+        """A payload `layers` encodings deep at `span` (the outermost payload): one
+        mark per span, with the deepest nesting seen there."""
+        at = self._nested.get(span)
+        if at is None:
+            if len(self.marks) < _MAX_MARKS:
+                self._nested[span] = len(self.marks)
+                self.marks.append(HiddenMark("nested_encoding", span, layers, False))
+        elif self.marks[at].count < layers:
+            self.marks[at] = HiddenMark("nested_encoding", span, layers, False)
 
     def add_cleaned(self, cleaned: _Cleaned, depth: int, lift: _SpanMap) -> None:
         """Marks and smuggled-text layers found while cleaning one text."""
@@ -992,14 +1009,14 @@ class _Builder:
                 break
             pos = end
 
-    def decode_payloads(self, layer: Layer, image: bytes) -> None:
-        """`image` is `_image(layer.text)`."""
-        text = layer.text
+    def _decoded(self, text: str, image: bytes) -> Iterable[tuple[int, int, str, str]]:
+        """(start, end, origin, decoded text) of each payload of `text` that decodes
+        to mostly printable text, within the attempt and character budgets."""
         last_end = -1
         for start, end, origin, payload in _payload_candidates(text, image):
             if start < last_end:
                 continue
-            if not self.room() or self.budget <= 0 or self.attempts >= _MAX_DECODE_ATTEMPTS:
+            if self.budget <= 0 or self.attempts >= _MAX_DECODE_ATTEMPTS:
                 return
             self.attempts += 1
             if origin == "hex":
@@ -1013,15 +1030,32 @@ class _Builder:
                 ok = decoded is not None and _mostly_printable(decoded, min_len=4)
             if not ok or decoded is None:
                 continue
+            last_end = end
+            yield start, end, origin, decoded
+
+    def decode_payloads(self, layer: Layer, image: bytes) -> None:
+        """`image` is `_image(layer.text)`."""
+        for start, end, origin, decoded in self._decoded(layer.text, image):
+            if not self.room():
+                return
             decoded = decoded[: self.budget]
             self.budget -= len(decoded)
-            last_end = end
             span = layer.to_original(start, end)
             fixed = _FixedMap(span)
             inner = _clean(decoded)
             self.mark("encoded_payload", span, span[1] - span[0], False)
+            if layer.depth + 1 >= NESTED_ENCODING:
+                self.nested(span, layer.depth + 1)
             self.layers.append(Layer(inner.text, origin, layer.depth + 1, True, fixed))
             self.add_cleaned(inner, layer.depth + 1, fixed)
+
+    def probe_deeper(self, layer: Layer, image: bytes) -> None:
+        """A layer at the decoding depth limit that holds yet another payload: not
+        decoded further, but marked as nested one level deeper."""
+        for start, end, _, _ in self._decoded(layer.text, image):
+            if layer.depth + 1 >= NESTED_ENCODING:
+                self.nested(layer.to_original(start, end), layer.depth + 1)
+            return
 
 
 def _html_attrs(text: str) -> list[tuple[str, int, str]]:
@@ -1047,9 +1081,15 @@ def _html_attrs(text: str) -> list[tuple[str, int, str]]:
 
 
 def normalize(
-    text: str, *, max_depth: int = 2, max_layers: int = 16, max_decode_chars: int = 65536
+    text: str, *, max_depth: int = 4, max_layers: int = 16, max_decode_chars: int = 65536
 ) -> Normalized:
     """Normalize `text` for scanning and surface every hidden carrier as its own layer.
+
+    Encoded payloads are decoded up to `max_depth` encodings deep (base64 of
+    base64 of ...); a payload `NESTED_ENCODING` (3) or more encodings deep is
+    also reported as a `nested_encoding` mark whose count is the depth (one past
+    `max_depth` when the deepest layer holds a payload still), since benign text
+    rarely encodes anything three times.
 
     Never raises on any `str` (lone surrogates become U+FFFD in the layers; the
     original is kept as given). Time is linear in `len(text)`.
@@ -1069,11 +1109,14 @@ def normalize(
         i += 1
         carriers = layer.origin not in _CARRIER_ORIGINS
         payloads = layer.depth < max_depth
-        if not (carriers or payloads):
+        probe = not payloads and layer.origin in _PAYLOAD_ORIGINS
+        if not (carriers or payloads or probe):
             continue
         image = _image(layer.text)
         if carriers:
             builder.surface_carriers(layer, image)
         if payloads:
             builder.decode_payloads(layer, image)
+        elif probe:
+            builder.probe_deeper(layer, image)
     return Normalized(text, tuple(builder.layers), tuple(builder.marks))

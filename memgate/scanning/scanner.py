@@ -17,7 +17,14 @@ from dataclasses import dataclass
 import xxhash
 from cachetools import LRUCache
 
-from memgate.chunking import Layer, Normalized, chunk, json_string_chunks, normalize
+from memgate.chunking import (
+    HiddenMark,
+    Layer,
+    Normalized,
+    chunk,
+    json_string_chunks,
+    normalize,
+)
 from memgate.domain import Chunk, ChunkKind, ChunkSummary, Finding, Source, Span
 from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
 from memgate.scanning.effects import python_carriers
@@ -260,7 +267,7 @@ class Scanner:
                     rule=rule,
                     span=mark.span,
                     value=None,
-                    hit=Hit(rule_id=rule.id, start=0, end=0, note=f"{mark.count} chars"),
+                    hit=Hit(rule_id=rule.id, start=0, end=0, note=_mark_note(mark)),
                     chunk_index=None,
                     layer=main,
                 )
@@ -363,3 +370,9 @@ def _evidence(original: str, item: _Located, spans: Sequence[tuple[int, int, str
     if item.hit.note:
         excerpt = f"{excerpt} ({item.hit.note})" if excerpt else item.hit.note
     return excerpt
+
+
+def _mark_note(mark: HiddenMark) -> str:
+    if mark.kind == "nested_encoding":
+        return f"{mark.count} encodings deep"
+    return f"{mark.count} chars"
