@@ -22,14 +22,16 @@ from memgate.domain.memory import utcnow
 from memgate.domain.ports import EventLog, Outbox, Store
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
+from memgate.log.integrity import load_or_create_signer
 from memgate.log.keys import load_or_create_key
 from memgate.pools.short import ShortTermPool
+from memgate.store.datadir import check_data_dir
 from memgate.store.memory import MemoryStore
-from memgate.store.sqlite import SqliteStore
-from memgate.trust import Inspector, Policy
 from memgate.store.memory_outbox import MemoryOutbox
-
+from memgate.store.sqlite import SqliteStore
 from memgate.store.sqlite_outbox import SqliteOutbox
+from memgate.trust import Inspector, Policy
+
 Clock = Callable[[], datetime]
 LOG_KEY_ENV = "MEMGATE_LOG_KEY"
 FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
@@ -69,12 +71,14 @@ async def open_gateway(
     never fails because the graph is down (status and investigations say so)."""
     projection = _graph_for(data_dir, graph, graph_name)
     data_dir = Path(data_dir)
+    fresh = check_data_dir(data_dir)  # a store that lost its database or key is refused
     keys = data_dir / "keys"
     log_key = load_or_create_key(keys / "log.key", env=LOG_KEY_ENV)
+    signer = load_or_create_signer(keys)
     fp_key = load_or_create_key(keys / "fingerprint.key", env=FINGERPRINT_KEY_ENV)
     policy = policy or Policy.load()
     scanner = Inspector.default(rules_paths=rules_paths, fingerprint_key=fp_key).scanner
-    store = await SqliteStore.open(data_dir / DB_FILE, log_key)
+    store = await SqliteStore.open(data_dir / DB_FILE, log_key, signer=signer, create=fresh)
     gateway = Gateway(
         inspector=Inspector(scanner, policy),
         store=store,
@@ -127,9 +131,6 @@ def memory_gateway(
     )
 
 
-def open_sync_gateway(data_dir: Path, **kwargs: Any) -> SyncGateway:
-    """`open_gateway` behind the blocking facade."""
-    return SyncGateway.start(lambda: open_gateway(data_dir, **kwargs))
 def open_outbox(data_dir: Path) -> Outbox:
     """The notification outbox of a data directory (in its SQLite database, which
     the store migrates when it opens: open the gateway first, or have run it once)."""
@@ -142,3 +143,6 @@ def memory_outbox(log: EventLog) -> Outbox:
     return MemoryOutbox(log)
 
 
+def open_sync_gateway(data_dir: Path, **kwargs: Any) -> SyncGateway:
+    """`open_gateway` behind the blocking facade."""
+    return SyncGateway.start(lambda: open_gateway(data_dir, **kwargs))

@@ -15,6 +15,12 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from memgate.cli.audit import (
+    checkpoint_local,
+    verify_local,
+    verify_remote_with_public_key,
+    verify_with_public_key,
+)
 from memgate.cli.backend import Backend, backend
 from memgate.cli.options import (
     USAGE_ERROR,
@@ -35,8 +41,9 @@ from memgate.cli.render import (
     print_verify,
     records_table,
 )
+from memgate.client import MemgateClient
 from memgate.client._calls import labels
-from memgate.domain.events import Checkpoint
+from memgate.domain.events import Checkpoint, VerifyResult
 from memgate.domain.graph import Investigation
 from memgate.domain.rollback import RollbackScope
 from memgate.domain.types import Source
@@ -141,27 +148,84 @@ def log_verify(
         Path | None,
         typer.Option(help="A checkpoint file (from `memgate log checkpoint`) the log must extend."),
     ] = None,
+    public_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--public-key",
+            help="Verify with only this Ed25519 public key (PEM, e.g. keys/checkpoint.pub) and"
+            " read access: needs --checkpoint; no log key.",
+        ),
+    ] = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Walk the log's MAC chain and report the first bad event.
+    """Check the log's MAC chain and everything served against it.
 
-    With --checkpoint, also prove the log still extends an exported point.
-    Exit 0 intact, 1 tampered (the first bad seq is named).
+    Names the first bad event, and every projection row (items, short_items)
+    or read that diverges from the log. With --checkpoint, also proves the log
+    still extends an exported point (and checks its signature). Read-only:
+    nothing is appended or written, and it can run beside a server.
 
-    Example:
+    With --public-key (an auditor without the log key): checks the checkpoint's
+    Ed25519 signature, that the events up to it are exactly those it signed, and
+    that the events after it extend it.
+
+    Exit 0 intact, 1 tampered (the first bad seq or row is named).
+
+    Examples:
       memgate log verify --checkpoint /secure/memgate-checkpoint.json
+      memgate log verify --checkpoint cp.json --public-key checkpoint.pub --data-dir /mnt/copy
     """
     saved = _load_checkpoint(checkpoint) if checkpoint is not None else None
-    with reported(), backend(Target.of(data_dir, url, key)) as b:
-        result = b.verify(saved)
+    target = Target.of(data_dir, url, key)
+    with reported():
+        if public_key is not None:
+            if saved is None:
+                fail("--public-key needs --checkpoint (the signed point to check)", USAGE_ERROR)
+            pem = _read(public_key)
+            if target.url is not None:
+                with MemgateClient(target.url, key=target.key) as client:
+                    result = verify_remote_with_public_key(client, pem, saved)
+            else:
+                result = verify_with_public_key(target.data_dir, pem, saved)
+        elif target.url is None:
+            result = verify_local(target.data_dir, saved)
+        else:
+            with backend(target) as b:
+                result = b.verify(saved)
     if as_json:
         emit_json(result)
     else:
-        print_verify(Console(), result)
+        _print_verify(Console(), result)
     raise typer.Exit(0 if result.ok else 1)
+
+
+def _print_verify(console: Console, result: VerifyResult) -> None:
+    print_verify(console, result)
+    if result.rows_checked or result.reads_checked:
+        console.print(
+            f"served state: {result.rows_checked} rows, {result.reads_checked} reads checked",
+            highlight=False,
+        )
+    if result.signature_ok is not None:
+        console.print(
+            "checkpoint signature: " + ("[green]valid[/]" if result.signature_ok else "[red]BAD[/]")
+        )
+    for d in result.divergences:
+        console.print(f"  [red]{d.table}[/] {d.id}: {d.kind}: {d.detail}", highlight=False)
+    if result.divergence_count > len(result.divergences):
+        console.print(f"  ... {result.divergence_count - len(result.divergences)} more")
+    if result.scope:
+        console.print(f"[dim]checked: {result.scope}[/]", highlight=False)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", USAGE_ERROR)
 
 
 def _load_checkpoint(path: Path) -> Checkpoint:
@@ -183,16 +247,23 @@ def log_checkpoint(
     key: KeyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Export the chain's head (seq, MAC, count).
+    """Export the chain's head (seq, MAC, hash, count), signed with Ed25519.
 
     Kept elsewhere, it later proves the log was not rewritten, even by someone
-    holding the MAC key.
+    holding the MAC key; with the public key (`keys/checkpoint.pub`, or
+    GET /v1/log/public-key) anyone can check it. The log is verified before it is
+    signed. Read-only on the database.
 
     Example:
       memgate log checkpoint --out /secure/memgate-checkpoint.json
     """
-    with reported(), backend(Target.of(data_dir, url, key)) as b:
-        point = b.checkpoint()
+    target = Target.of(data_dir, url, key)
+    with reported():
+        if target.url is None:
+            point = checkpoint_local(target.data_dir)
+        else:
+            with backend(target) as b:
+                point = b.checkpoint()
     text = point.model_dump_json()
     if out is not None:
         out.write_text(text + "\n", encoding="utf-8")

@@ -30,6 +30,7 @@ rules_app = typer.Typer(help="Work with detection rules.", no_args_is_help=True)
 
 RUN, MEMORIES, INCIDENT, ADMIN, SCANNING = "Run", "Memories", "Incident", "Admin", "Scanning"
 app.command(rich_help_panel=RUN)(serve.serve)
+app.command(rich_help_panel=RUN)(serve.init)
 app.command(rich_help_panel=RUN)(demo.demo)
 app.command(rich_help_panel=RUN)(serve.mcp)
 for _command in (memories.write, memories.get, memories.search, memories.history, memories.delete):
@@ -40,8 +41,8 @@ app.add_typer(incident.investigate_app, name="investigate", rich_help_panel=INCI
 app.add_typer(incident.log_app, name="log", rich_help_panel=INCIDENT)
 app.add_typer(incident.graph_app, name="graph", rich_help_panel=ADMIN)
 app.add_typer(keys.app, name="keys", rich_help_panel=ADMIN)
-app.add_typer(rules_app, name="rules", rich_help_panel=SCANNING)
 app.add_typer(notify.app, name="notify", rich_help_panel=ADMIN)
+app.add_typer(rules_app, name="rules", rich_help_panel=SCANNING)
 
 EXIT_CODES = {Decision.APPROVE: 0, Decision.REVIEW: 1, Decision.REJECT: 2}
 DECISION_STYLE = {Decision.APPROVE: "green", Decision.REVIEW: "yellow", Decision.REJECT: "red"}

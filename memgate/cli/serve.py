@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -13,14 +14,17 @@ from memgate.cli.lock import data_dir_lock
 from memgate.cli.options import (
     USAGE_ERROR,
     DataDirOpt,
+    JsonOpt,
     KeyOpt,
     Target,
     UrlOpt,
+    emit_json,
     fail,
     reported,
 )
 from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings, SettingsError
+from memgate.store.datadir import check_data_dir, init_data_dir
 
 DEFAULT_PORT = 8765
 
@@ -76,7 +80,43 @@ def serve(
     )
     url = browse_url(settings.host, settings.port)
     with reported(), data_dir_lock(settings.data_dir, what="memgate serve", url=url):
+        # Refuse a store that lost its database or key before anything starts (the
+        # same check the gateway makes, here so the message is not a traceback).
+        check_data_dir(settings.data_dir, pages=True)
         _serve(settings, url, log_level)
+
+
+def init(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
+    """Create a data directory, or repair one that lost its database.
+
+    Creates what is missing: the database, the log key, the fingerprint key and
+    the checkpoint signing key pair (keys/checkpoint.pub is the public key to
+    hand to auditors). An empty or unreadable database is moved aside (renamed
+    *.broken-<time>, never deleted) and a new, empty one created. Never replaces
+    a log that holds events, and never makes a new key for one. `memgate serve`
+    on a new directory initializes it by itself; after a loss it refuses to start
+    until this is run.
+
+    Example:
+      memgate init --data-dir data
+    """
+    target = Target.of(data_dir, None, None)
+    with reported(), data_dir_lock(target.data_dir, what="memgate init"):
+        report = asyncio.run(init_data_dir(target.data_dir))
+    if as_json:
+        emit_json(
+            {
+                "data_dir": str(report.data_dir),
+                "created": list(report.created),
+                "moved_aside": [str(p) for p in report.moved_aside],
+            }
+        )
+        return
+    console = Console()
+    for path in report.moved_aside:
+        console.print(f"moved aside: {path}", highlight=False)
+    made = ", ".join(report.created) or "nothing (already initialized)"
+    console.print(f"initialized {report.data_dir}: created {made}", highlight=False)
 
 
 def _serve(settings: Settings, url: str, log_level: str) -> None:

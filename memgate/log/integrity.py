@@ -26,14 +26,16 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from memgate.domain.events import Checkpoint, canonical_json, instant_text
+from memgate.domain.events import Checkpoint, VerifyResult, canonical_json, instant_text
 from memgate.errors import KeyFileError
+from memgate.log.chain import GENESIS, Columns, column_bytes
 
 GENESIS_HASH = "0" * 64
 _ROWS_INFO = b"memgate/projection-rows/v1"
@@ -208,3 +210,71 @@ def load_signer(path: Path) -> Signer:
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFileError(f"signing key {path} is not an Ed25519 key")
     return Signer(key)
+
+
+def verify_public_rows(
+    rows: Iterable[tuple[int, bytes, str, str, Columns]],
+    public: Ed25519PublicKey,
+    checkpoint: Checkpoint,
+) -> VerifyResult:
+    """What the public key and read access prove, without the MAC key. Over stored
+    rows `(seq, entry, prev_mac, mac, columns)` in order: the checkpoint's
+    signature holds; the events up to it hash to the signed head (none of them
+    was changed, removed or inserted since it was signed); every event after it
+    links to the one before (the log extends the checkpoint). What it cannot
+    prove: that events after the checkpoint, the projection rows or the reads
+    are genuine (their MACs need the log key)."""
+    scope = (
+        "public key only: signature, hash chain to the checkpoint, links after it"
+        " (events after the checkpoint, projection rows and reads need the log key)"
+    )
+    if not signature_ok(checkpoint, public):
+        return VerifyResult(
+            ok=False,
+            checked=0,
+            last_seq=0,
+            first_bad_seq=checkpoint.seq,
+            reason="the checkpoint's signature does not hold for this public key (forged,"
+            " altered, or signed by another key)",
+            signature_ok=False,
+            scope=scope,
+        )
+    digest = GENESIS_HASH
+    prev = GENESIS
+    expected = 1
+    last = 0
+
+    def bad(seq: int, reason: str) -> VerifyResult:
+        return VerifyResult(
+            ok=False,
+            checked=last,
+            last_seq=last,
+            first_bad_seq=seq,
+            reason=reason,
+            signature_ok=True,
+            scope=scope,
+        )
+
+    for seq, entry, prev_mac, mac, columns in rows:
+        if seq != expected:
+            reason = "a record is missing" if seq > expected else "records are out of order"
+            return bad(expected if seq > expected else seq, reason)
+        if prev_mac != prev:
+            return bad(seq, "previous MAC does not match the chain")
+        if seq <= checkpoint.seq:
+            digest = hash_step(digest, seq, entry, column_bytes(columns), mac)
+        if seq == checkpoint.seq and (digest != checkpoint.head_hash or mac != checkpoint.head_mac):
+            return bad(seq, "events up to the checkpoint differ from those it signed (rewritten)")
+        prev, last, expected = mac, seq, seq + 1
+    if last < checkpoint.seq:
+        return bad(last + 1, f"log is shorter than the checkpoint at {checkpoint.seq} (truncated)")
+    return VerifyResult(ok=True, checked=last, last_seq=last, signature_ok=True, scope=scope)
+
+
+@runtime_checkable
+class SignsCheckpoints(Protocol):
+    """A store that exports signed checkpoints (both stores do)."""
+
+    async def export_checkpoint(self) -> Checkpoint: ...
+
+    def public_key_pem(self) -> str: ...

@@ -28,3 +28,12 @@ def load_or_create_key(path: Path, *, env: str | None = None, size: int = 32) ->
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
     return data
+
+
+def load_key(path: Path, *, env: str | None = None) -> bytes:
+    """The key from `env` or `path`, never creating one (read-only commands)."""
+    if env and os.environ.get(env):
+        return load_or_create_key(path, env=env)
+    if not path.exists():
+        raise KeyFileError(f"no key at {path} (and {env or 'no environment variable'} unset)")
+    return load_or_create_key(path)

@@ -68,6 +68,12 @@ class Metrics:
             "1 when the provenance graph answers, 0 when it is down or disabled.",
             registry=self.registry,
         )
+        self.integrity_refused = Gauge(
+            "memgate_integrity_refused_rows",
+            "Stored rows not served since start because their MAC failed (edited outside"
+            " memgate): run `memgate log verify`.",
+            registry=self.registry,
+        )
 
     def count_write(self, receipt: WriteReceipt) -> None:
         self.writes.labels(receipt.decision.value, receipt.state.value).inc()
@@ -79,6 +85,8 @@ class Metrics:
         projection = await gateway.projection_status()
         self.projection_lag.set(projection.lag)
         self.graph_available.set(1 if projection.available else 0)
+        refusals = getattr(gateway.store, "refusals", None)
+        self.integrity_refused.set(getattr(refusals, "count", 0))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

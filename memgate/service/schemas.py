@@ -106,8 +106,6 @@ Ident = Annotated[
 """A key, session, call or agent id, or a memory id: printable, 1-256 characters."""
 
 
-
-
 def _not_a_key(value: str) -> str:
     # Identities a key acts under are `key:<id>` (the reviewer compared with a
     # memory's writer); a session named so would impersonate one.
@@ -276,9 +274,30 @@ class CheckpointBody(Model):
     head_mac: Annotated[str, StringConstraints(min_length=1, max_length=256)]
     count: Annotated[int, Field(ge=0, le=MAX_SEQ)]
     at: Instant
+    head_hash: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = None
+    key_id: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{1,64}$")] | None = None
+    signature: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{128}$")] | None = None
 
     def domain(self) -> Checkpoint:
-        return Checkpoint(seq=self.seq, head_mac=self.head_mac, count=self.count, at=self.at)
+        return Checkpoint(
+            seq=self.seq,
+            head_mac=self.head_mac,
+            count=self.count,
+            at=self.at,
+            head_hash=self.head_hash,
+            key_id=self.key_id,
+            signature=self.signature,
+        )
+
+
+class PublicKey(Model):
+    """The Ed25519 key that signs exported checkpoints."""
+
+    algorithm: str = "Ed25519"
+    key_id: str
+    """16 hex of the SHA-256 of the raw public key (checkpoints name it)."""
+    pem: str
+    """SubjectPublicKeyInfo PEM: save it as a file for `memgate log verify --public-key`."""
 
 
 class VerifyBody(Model):

@@ -9,7 +9,8 @@ from datetime import datetime
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord, linked
-from memgate.log.chain import Chain, Columns, verify_rows
+from memgate.log.chain import Chain, Columns, column_bytes, verify_rows
+from memgate.log.integrity import GENESIS_HASH, Signer, hash_step, public_pem, signature_ok
 from memgate.log.replay import State, apply_entries
 from memgate.pools.query import matches, page, text_matches
 from memgate.store.projection import projected
@@ -23,8 +24,9 @@ CursorReads = list[tuple[int, ReadRecord]]
 class MemoryStore:
     """Log, long-term pool and reads in dictionaries."""
 
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes, signer: Signer | None = None) -> None:
         self._key = key
+        self._signer = signer or Signer.generate()
         self._chain = Chain(key)
         self._records: list[tuple[LogRecord, bytes, Columns]] = []
         self._items: dict[str, MemoryItem] = {}
@@ -60,8 +62,28 @@ class MemoryStore:
         )
 
     async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
+        """The chain (the projection lives in this process's dictionaries, written
+        only by `append`: nothing outside can edit it)."""
         rows = ((r.seq, entry, r.prev_mac, r.mac, cols) for r, entry, cols in self._records)
-        return verify_rows(self._key, rows, checkpoint)
+        result = verify_rows(self._key, rows, checkpoint)
+        if checkpoint is not None and checkpoint.signature:
+            signed = signature_ok(checkpoint, self._signer.public)
+            reason = result.reason if signed else "the checkpoint's signature does not hold"
+            result = result.model_copy(
+                update={"signature_ok": signed, "ok": result.ok and signed, "reason": reason}
+            )
+        return result
+
+    async def export_checkpoint(self) -> Checkpoint:
+        """The head, with the public hash chain and an Ed25519 signature."""
+        digest = GENESIS_HASH
+        for record, entry, columns in self._records:
+            digest = hash_step(digest, record.seq, entry, column_bytes(columns), record.mac)
+        point = await self.checkpoint()
+        return self._signer.sign(point.model_copy(update={"head_hash": digest}))
+
+    def public_key_pem(self) -> str:
+        return public_pem(self._signer.public)
 
     async def put(self, item: MemoryItem) -> None:
         self._items[item.id] = item

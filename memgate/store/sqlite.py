@@ -29,7 +29,7 @@ from typing import IO, Any
 import aiosqlite
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
+from memgate.domain.events import Checkpoint, Divergence, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord, linked
 from memgate.errors import StorageError
@@ -42,6 +42,7 @@ from memgate.store.sqlite_integrity import (
     ROW_MAC_SCHEMA,
     SHORT_SELECT,
     Refusals,
+    ServedCheck,
     backfill,
     check_served,
     event_rows,
@@ -522,35 +523,13 @@ class SqliteStore:
         )
 
     async def export_checkpoint(self) -> Checkpoint:
-        """A signed checkpoint of the head: the chain is verified from where the
-        last export left it (a broken log is never signed), the public hash chain
-        extended to the head, and the result signed with Ed25519."""
+        """A signed checkpoint of the head (see `signed_checkpoint`); the chain is
+        verified and hashed from where the last export left it."""
         await self.flush()
-        point = await self.checkpoint()
-        if point.seq == 0:
-            return self._signer.sign(point.model_copy(update={"head_hash": GENESIS_HASH}))
-
-        def hashed() -> tuple[int, str, str]:
-            with read_only(self._path) as db:
-                db.execute("BEGIN")
-                done, _ = self._hashed
-                if done:
-                    row = db.execute("SELECT mac FROM events WHERE seq = ?", (done,)).fetchone()
-                    prev = row[0] if row else GENESIS
-                else:
-                    prev = GENESIS
-                result = verify_rows_from(db, self._key, done + 1, point.seq, prev)
-                if not result.ok:
-                    raise StorageError(
-                        f"not signed: the log fails verification at seq {result.first_bad_seq}"
-                        f" ({result.reason})"
-                    )
-                return extend_hash(db, self._hashed, point.seq)
-
-        seq, mac, digest = await asyncio.to_thread(hashed)
-        self._hashed = (seq, digest)
-        point = point.model_copy(update={"seq": seq, "head_mac": mac, "head_hash": digest})
-        return self._signer.sign(point)
+        point, self._hashed = await asyncio.to_thread(
+            signed_checkpoint, self._path, self._key, self._signer, self._hashed
+        )
+        return point
 
     def public_key_pem(self) -> str:
         """The PEM of the key that signs exported checkpoints."""
@@ -756,7 +735,10 @@ class SqliteStore:
         stored: Reads = []
         if branches and len(queued) < limit:
             sql = " UNION ".join(branches) + " ORDER BY 1 DESC LIMIT ?"
-            rows = await self._rows(sql, [*params, limit])
+            # NOTE: on the point connection, like `get`: an indexed lookup of one
+            # session's reads costs less than the hop to the reader thread, where it
+            # would queue behind searches (it runs before every agent write).
+            rows = self._point.execute(sql, [*params, limit]).fetchall()
             stored = [
                 ReadRecord(memory_id=r[1], at=r[2], session_id=r[3], call_id=r[4], agent_id=r[5])
                 for r in rows
@@ -941,6 +923,39 @@ def verify_rows_from(
     return verify_rows(key, event_rows(db, lo, hi), None, start_seq=lo, start_prev=prev)
 
 
+def signed_checkpoint(
+    path: Path, key: bytes, signer: Signer, after: tuple[int, str] = (0, GENESIS_HASH)
+) -> tuple[Checkpoint, tuple[int, str]]:
+    """Sign the head of the log in the file at `path`, read-only: the MAC chain is
+    verified first (a broken log is never signed) and the public hash chain
+    computed to the head, both from `after` = (seq, hash) of an earlier export.
+    Returns the checkpoint and the new (seq, hash) to resume from."""
+    with read_only(path) as db:
+        db.execute("BEGIN")
+        head = db.execute(
+            "SELECT seq, mac, (SELECT count(*) FROM events) FROM events ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        if head is None:
+            empty = Checkpoint(
+                seq=0, head_mac=GENESIS, count=0, at=utcnow(), head_hash=GENESIS_HASH
+            )
+            return signer.sign(empty), (0, GENESIS_HASH)
+        done = after[0]
+        prev = GENESIS
+        if done:
+            row = db.execute("SELECT mac FROM events WHERE seq = ?", (done,)).fetchone()
+            prev = row[0] if row else GENESIS
+        result = verify_rows_from(db, key, done + 1, int(head[0]), prev)
+        if not result.ok:
+            raise StorageError(
+                f"not signed: the log fails verification at seq {result.first_bad_seq}"
+                f" ({result.reason})"
+            )
+        seq, mac, digest = extend_hash(db, after, int(head[0]))
+    point = Checkpoint(seq=seq, head_mac=mac, count=int(head[2]), at=utcnow(), head_hash=digest)
+    return signer.sign(point), (seq, digest)
+
+
 def verify_file(
     path: Path,
     key: bytes,
@@ -964,8 +979,21 @@ def verify_file(
                 return chain.model_copy(update={"scope": scope})
             db.execute("BEGIN")
             served = check_served(db, RowSeal(key))
+            pages = [str(r[0]) for r in db.execute("PRAGMA quick_check(5)")]
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"database {path} is unreadable: {exc}") from None
+    if pages != ["ok"]:
+        # NOTE: a damaged page outside the log and the rows (an index, the FTS
+        # index) serves wrong answers or errors later: verify says so too.
+        damage = Divergence(
+            table="database", id=path.name, kind="damaged", detail="; ".join(pages)[:300]
+        )
+        served = ServedCheck(
+            served.rows_checked,
+            served.reads_checked,
+            (*served.divergences, damage),
+            served.count + 1,
+        )
     signed = None
     if checkpoint is not None and checkpoint.signature and public is not None:
         signed = signature_ok(checkpoint, public)

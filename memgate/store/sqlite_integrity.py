@@ -32,7 +32,7 @@ from memgate.domain.events import (
 from memgate.domain.memory import MemoryItem
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Columns, column_bytes, verify_rows
-from memgate.log.integrity import GENESIS_HASH, RowSeal, hash_step, signature_ok
+from memgate.log.integrity import RowSeal, hash_step, verify_public_rows
 from memgate.store.projection import LONG, SHORT, SHORT_GONE, namespace_key, route
 
 log = logging.getLogger("memgate.integrity")
@@ -351,63 +351,8 @@ def extend_hash(db: sqlite3.Connection, after: tuple[int, str], upto: int) -> tu
 def verify_public(
     db: sqlite3.Connection, public: Ed25519PublicKey, checkpoint: Checkpoint
 ) -> VerifyResult:
-    """What the public key and read access can prove, without the MAC key: the
-    checkpoint's signature holds, the events up to it hash to the signed head
-    (nothing before it was changed, removed or inserted), and every event after
-    it links to the one before (the log extends the checkpoint)."""
-    scope = (
-        "public key only: signature, hash chain to the checkpoint, links after it"
-        " (row MACs, reads and events after the checkpoint need the log key)"
-    )
-    if not signature_ok(checkpoint, public):
-        return VerifyResult(
-            ok=False,
-            checked=0,
-            last_seq=0,
-            first_bad_seq=checkpoint.seq,
-            reason="the checkpoint's signature does not hold for this public key (forged,"
-            " altered, or signed by another key)",
-            signature_ok=False,
-            scope=scope,
-        )
-    digest = GENESIS_HASH
-    prev = GENESIS
-    expected = 1
-    last = 0
-    for seq, entry, prev_mac, mac, columns in event_rows(db):
-        bad = None
-        if seq != expected:
-            bad = "a record is missing" if seq > expected else "records are out of order"
-        elif prev_mac != prev:
-            bad = "previous MAC does not match the chain"
-        if bad is not None:
-            return _public_bad(last, expected if seq > expected else seq, bad, scope)
-        if seq <= checkpoint.seq:
-            digest = hash_step(digest, seq, entry, column_bytes(columns), mac)
-        if seq == checkpoint.seq and (digest != checkpoint.head_hash or mac != checkpoint.head_mac):
-            return _public_bad(
-                last,
-                seq,
-                "events up to the checkpoint differ from those it signed (rewritten)",
-                scope,
-            )
-        prev, last, expected = mac, seq, seq + 1
-    if last < checkpoint.seq:
-        reason = f"log is shorter than the checkpoint at {checkpoint.seq} (truncated)"
-        return _public_bad(last, last + 1, reason, scope)
-    return VerifyResult(ok=True, checked=last, last_seq=last, signature_ok=True, scope=scope)
-
-
-def _public_bad(last: int, seq: int, reason: str, scope: str) -> VerifyResult:
-    return VerifyResult(
-        ok=False,
-        checked=last,
-        last_seq=last,
-        first_bad_seq=seq,
-        reason=reason,
-        signature_ok=True,
-        scope=scope,
-    )
+    """`memgate.log.integrity.verify_public` over the events of a file."""
+    return verify_public_rows(event_rows(db), public, checkpoint)
 
 
 # -- reading a file without writing to it ----------------------------------------------

@@ -11,9 +11,10 @@ from fastapi import APIRouter, Query, Request
 from memgate.domain.events import Checkpoint, VerifyResult
 from memgate.domain.graph import Investigation, InvestigationStatus
 from memgate.domain.rollback import RollbackPlan, RollbackScope
+from memgate.log.integrity import SignsCheckpoints, key_id, load_public_key
 from memgate.service.deps import Admin, State
-from memgate.service.problems import Problem
 from memgate.service.notify import tell_verify
+from memgate.service.problems import Problem
 from memgate.service.routes.common import BUSY, CONFLICT, PROBLEMS
 from memgate.service.schemas import (
     MAX_SEQ,
@@ -21,6 +22,7 @@ from memgate.service.schemas import (
     Ident,
     Instant,
     LogPage,
+    PublicKey,
     RollbackBody,
     VerifyBody,
 )
@@ -103,9 +105,33 @@ async def verify_checkpoint(
     return result
 
 
-@router.post("/v1/log/checkpoint", summary="Export a checkpoint of the log head")
+@router.post(
+    "/v1/log/checkpoint",
+    summary="Export a signed checkpoint of the log head",
+    description="The head (seq, MAC, public hash, count), signed with Ed25519 after the log "
+    "was verified. Keep it off this host: with the key at `GET /v1/log/public-key` anyone can "
+    "later check that the log still extends it (`memgate log verify --checkpoint F "
+    "--public-key P`).",
+)
 async def checkpoint(principal: Admin, state: State) -> Checkpoint:
+    store = state.gateway.store
+    if isinstance(store, SignsCheckpoints):
+        return await store.export_checkpoint()
     return await state.gateway.checkpoint()
+
+
+@router.get(
+    "/v1/log/public-key",
+    summary="The public key that signs checkpoints",
+    description="Published without authentication: it lets anyone check a checkpoint's "
+    "signature, and forges nothing.",
+)
+async def public_key(state: State) -> PublicKey:
+    store = state.gateway.store
+    if not isinstance(store, SignsCheckpoints):
+        raise Problem.not_found("this store does not sign checkpoints")
+    pem = store.public_key_pem()
+    return PublicKey(key_id=key_id(load_public_key(pem.encode("ascii"))), pem=pem)
 
 
 def _answer(result: Investigation, field: str) -> Investigation:
