@@ -6,7 +6,8 @@
     ├── IllegalTransition   a memory state change the state machine does not allow
     ├── InvalidInput        an identifier or metadata outside domain.limits (names the field)
     ├── WriteRefused        a write the gateway will not take (e.g. OversizedWrite)
-    │   └── OversizedWrite  larger than the policy's max_bytes; never truncated
+    │   ├── OversizedWrite  larger than the policy's max_bytes; never truncated
+    │   └── WriteForbidden  the writer may not do this (another writer's memory; names the field)
     ├── NotFound            no memory with that id (or not visible to the caller)
     ├── ReviewRefused       a review action that is not allowed (own write, no reason)
     ├── RollbackInProgress  a rollback holds the write lock; retry after `retry_after`
@@ -53,6 +54,17 @@ class InvalidInput(MemgateError, ValueError):
 
 class WriteRefused(MemgateError):
     """The gateway refused a write; nothing was stored."""
+
+
+class WriteForbidden(WriteRefused):
+    """The writer may not make this write: its key replaces only memories that key
+    wrote (unless the namespace grants shared write), or declares a source its key
+    does not carry. Names the field; nothing was stored."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
 
 
 class OversizedWrite(WriteRefused):

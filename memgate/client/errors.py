@@ -8,6 +8,8 @@ status, the problem type and the per-field errors:
     RemoteError (MemgateError)        any problem answer; .status .detail .errors
     ├── Unauthorized                  401: no key or a bad one
     ├── Forbidden                     403: the key's role or namespace scope
+    │   └── RemoteWriteForbidden (WriteForbidden)     a source the key may not declare,
+    │                                                 another writer's memory; .field
     ├── InvalidRequest                422 / 400: the request did not validate
     ├── RemoteNotFound (NotFound)                     404
     ├── RemoteIllegalTransition (IllegalTransition)   409 illegal state change
@@ -34,6 +36,7 @@ from memgate.errors import (
     OversizedWrite,
     ReviewRefused,
     RollbackInProgress,
+    WriteForbidden,
     WriteRefused,
 )
 
@@ -96,6 +99,16 @@ class RemoteWriteRefused(RemoteError, WriteRefused):
     pass
 
 
+class RemoteWriteForbidden(Forbidden, WriteForbidden):
+    """403: the key may not make this write; `field` names what (source, key)."""
+
+    def __init__(self, status: int, detail: str, **kw: Any) -> None:
+        RemoteError.__init__(self, status, detail, **kw)
+        first = self.errors[0] if self.errors else {}
+        self.field = str(first.get("field", "body")).removeprefix("body.")
+        self.reason = str(first.get("reason", detail))
+
+
 class RemoteIllegalTransition(RemoteError, IllegalTransition):
     def __init__(self, status: int, detail: str, **kw: Any) -> None:
         RemoteError.__init__(self, status, detail, **kw)
@@ -124,6 +137,7 @@ _BY_TYPE: dict[str, type[RemoteError]] = {
     "illegal-transition": RemoteIllegalTransition,
     "review-refused": RemoteReviewRefused,
     "write-refused": RemoteWriteRefused,
+    "write-forbidden": RemoteWriteForbidden,
     "oversized": RemoteOversizedWrite,
     "oversized-write": RemoteOversizedWrite,
     "oversize": RemoteOversizedWrite,

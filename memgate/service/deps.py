@@ -15,10 +15,11 @@ from fastapi import Depends, Header, Request
 
 from memgate.domain import Source
 from memgate.domain.memory import MemoryItem, Reader
+from memgate.errors import WriteForbidden
 from memgate.gateway import Gateway
 from memgate.service.keys import KeyStore, Principal, Role, ordered
 from memgate.service.metrics import Metrics
-from memgate.service.problems import FieldError, Problem
+from memgate.service.problems import Problem
 from memgate.service.schemas import Ident, SessionId, parse_namespace
 from memgate.service.settings import Settings
 
@@ -138,20 +139,12 @@ HeaderReader = Annotated[Reader, Depends(header_reader)]
 
 
 def declared_source(principal: Principal, source: Source) -> Source:
-    """The source of a write, if this key may declare it, else 403 naming the field."""
+    """The source of a write, if this key may declare it, else WriteForbidden
+    (403 naming `body.source`)."""
     if not principal.may_declare(source):
         allowed = ", ".join(s.value for s in ordered(principal.sources)) or "none"
-        raise Problem(
-            403,
-            "Forbidden",
-            f"this key may not declare source {source.value!r} (its sources: {allowed})",
-            kind="forbidden",
-            errors=[
-                FieldError(
-                    field="body.source",
-                    reason=f"{source.value!r} is not among this key's sources ({allowed})",
-                )
-            ],
+        raise WriteForbidden(
+            "source", f"this key may not declare {source.value!r} (its sources: {allowed})"
         )
     return source
 

@@ -35,6 +35,7 @@ from memgate.errors import (
     RollbackInProgress,
     RulesError,
     StorageError,
+    WriteForbidden,
     WriteRefused,
 )
 from memgate.service.keys import KeyConflict
@@ -125,6 +126,7 @@ ERROR_STATUS: dict[type[MemgateError], tuple[int, str, str]] = {
     IllegalTransition: (409, "Illegal transition", "illegal-transition"),
     OversizedWrite: (413, "Content too large", "oversized"),
     InvalidInput: (422, "Invalid request", "validation"),
+    WriteForbidden: (403, "Write forbidden", "write-forbidden"),
     WriteRefused: (422, "Write refused", "write-refused"),
     ReviewRefused: (403, "Review refused", "review-refused"),
     KeyConflict: (409, "Conflict", "conflict"),
@@ -163,6 +165,8 @@ def problem_for(exc: MemgateError) -> Problem:
         errors = [FieldError(field="body.content", reason=detail)]
     elif isinstance(exc, InvalidInput):
         errors = [FieldError(field=exc.field, reason=exc.reason)]
+    elif isinstance(exc, WriteForbidden):
+        errors = [FieldError(field=f"body.{exc.field}", reason=exc.reason)]
     return Problem(status, title, detail, kind=kind, errors=errors, headers=headers)
 
 

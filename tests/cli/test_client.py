@@ -33,6 +33,7 @@ from memgate.errors import (
     OversizedWrite,
     ReviewRefused,
     RollbackInProgress,
+    WriteForbidden,
     WriteRefused,
 )
 from memgate.gateway import WriteReceipt
@@ -132,6 +133,16 @@ def test_problem_answers_raise_memgate_errors(
     )
     with pytest.raises(WriteRefused):
         agent.write(memory("a note", key=token))
+
+    crawler = admin.create_key("client-crawler", "agent", ["client"], sources=["web"])
+    assert crawler.info.sources == ("web",)
+    with (
+        MemgateClient(server.url, key=crawler.key) as web_only,
+        pytest.raises(WriteForbidden) as undeclared,
+    ):
+        web_only.write(memory("I prefer tea.", source=Source.USER))
+    assert isinstance(undeclared.value, Forbidden) and undeclared.value.status == 403
+    assert undeclared.value.field == "source"
 
 
 def test_bulk_review_rollback_log_and_keys(

@@ -7,7 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response
 
 from memgate.domain.memory import MemoryItem, MemoryWrite
-from memgate.errors import MemgateError, OversizedWrite, RollbackInProgress, WriteRefused
+from memgate.errors import (
+    MemgateError,
+    OversizedWrite,
+    RollbackInProgress,
+    WriteForbidden,
+    WriteRefused,
+)
 from memgate.gateway import WriteReceipt
 from memgate.service.deps import (
     AnyKey,
@@ -71,6 +77,8 @@ def _refused(state: State, exc: MemgateError) -> None:
         reason = "oversized"
     elif isinstance(exc, RollbackInProgress):
         reason = "rollback"
+    elif isinstance(exc, WriteForbidden):
+        reason = "forbidden"
     elif isinstance(exc, WriteRefused):
         reason = "sensitive_key"
     state.metrics.refused.labels(reason).inc()
@@ -90,7 +98,11 @@ def _refused(state: State, exc: MemgateError) -> None:
 async def write_memory(body: WriteBody, principal: Writer, state: State) -> Response:
     if not principal.can_write(body.namespace):
         raise Problem.forbidden("that namespace is outside this key's scopes")
-    source = declared_source(principal, body.source)
+    try:
+        source = declared_source(principal, body.source)
+    except WriteForbidden as exc:
+        _refused(state, exc)
+        raise
     # NOTE: WriteBody already checked every field at least as strictly as MemoryWrite
     # does (labels, plain JSON metadata, ttl), so the write is built without a
     # second validation pass: this is the hot path.
