@@ -557,3 +557,37 @@ def test_public_key_and_signed_checkpoint_over_http(data: Data, tmp_path: Path) 
         _auditor_copy(data, tmp_path), "--checkpoint", str(cp), "--public-key", str(pem)
     )
     assert code == 0, report
+
+
+def test_witness_directory_receives_signed_checkpoints(data: Data, tmp_path: Path) -> None:
+    witness_dir = tmp_path / "witness"
+
+    async def run_service() -> None:
+        app = create_app(
+            Settings(data_dir=data.root, graph=None, witness_dir=witness_dir, witness_seconds=0.05)
+        )
+        async with app.router.lifespan_context(app):
+            await asyncio.sleep(0.3)
+            gateway = app.state.memgate.gateway
+            await gateway.write(
+                MemoryWrite(content="Witnessed note.", namespace=("acme",), source=Source.USER)
+            )
+            for _ in range(100):
+                await asyncio.sleep(0.05)
+                if len(list(witness_dir.glob("checkpoint-*.json"))) >= 2:
+                    break
+
+    asyncio.run(run_service())
+    files = sorted(witness_dir.glob("checkpoint-*.json"))
+    assert len(files) >= 2, files  # one at start, one after the log grew
+    assert not list(witness_dir.glob("*.tmp"))
+    public = data.root / "keys" / "checkpoint.pub"
+    seqs = []
+    for path in files:
+        point = json.loads(path.read_text())
+        seqs.append(point["seq"])
+        code, report = verify_json(
+            data.root, "--checkpoint", str(path), "--public-key", str(public)
+        )
+        assert code == 0, report
+    assert seqs == sorted(set(seqs))

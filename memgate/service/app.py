@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from memgate.bootstrap import open_gateway
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
+from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.keys import KeyStore
 from memgate.service.metrics import Metrics, TimedInspector
@@ -27,6 +28,7 @@ from memgate.service.problems import BodyLimit, install
 from memgate.service.routes import health, incident, keys, memories, review, scan
 from memgate.service.settings import Settings
 from memgate.service.ui.router import build_ui_router
+from memgate.service.witness import witness
 from memgate.trust import Policy
 
 log = logging.getLogger("memgate.service")
@@ -75,6 +77,11 @@ def create_app(settings: Settings) -> FastAPI:
             gateway=gateway, keys=store, settings=settings, metrics=metrics
         )
         task = asyncio.create_task(maintain(gateway, settings.maintenance_seconds))
+        witnessing = None
+        if settings.witness_dir is not None and isinstance(gateway.store, SignsCheckpoints):
+            witnessing = asyncio.create_task(
+                witness(gateway.store, settings.witness_dir, settings.witness_seconds)
+            )
         notifier = Notifier.start(settings)
         app.state.notifier = notifier
         try:
@@ -83,6 +90,10 @@ def create_app(settings: Settings) -> FastAPI:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            if witnessing is not None:
+                witnessing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await witnessing
             await notifier.stop()
             del app.state.notifier
             del app.state.memgate

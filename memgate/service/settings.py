@@ -30,6 +30,8 @@ _ENV_FIELDS = {
     "MAX_BODY_BYTES": "max_body_bytes",
     "MAINTENANCE_SECONDS": "maintenance_seconds",
     "OPENTELEMETRY": "opentelemetry",
+    "WITNESS_DIR": "witness_dir",
+    "WITNESS_SECONDS": "witness_seconds",
     "NOTIFY_URLS": "notify_urls",
     "NOTIFY_URL": "notify_urls",
     "NOTIFY_FORMAT": "notify_format",
@@ -68,6 +70,11 @@ class Settings(BaseModel):
     configured provider is measurable on the write path."""
     maintenance_seconds: float = Field(default=30.0, gt=0)
     """How often TTL expiry and the review timeout run in the background."""
+    witness_dir: Path | None = None
+    """A directory that receives a signed checkpoint (checkpoint-<seq>.json) every
+    `witness_seconds` while the log grows; None: no witness. Put it where this
+    host cannot rewrite it later."""
+    witness_seconds: float = Field(default=3600.0, gt=0)
     notify_urls: tuple[str, ...] = Field(default=(), repr=False)
     """Webhooks told about items entering review, review timeouts, rollbacks and
     verify failures (MEMGATE_NOTIFY_URLS, comma-separated; never shown: a
