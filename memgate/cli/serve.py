@@ -123,6 +123,7 @@ def _serve(settings: Settings, url: str, log_level: str) -> None:
     import uvicorn
 
     from memgate.service.app import create_app
+    from memgate.service.guards import server_config
 
     with KeyStore(settings.keys_path) as keys:
         admin_key = keys.ensure_admin()
@@ -139,7 +140,9 @@ def _serve(settings: Settings, url: str, log_level: str) -> None:
         )
         console.print(f"  try: curl -H 'Authorization: Bearer {admin_key}' {url}/readyz")
     console.file.flush()  # before uvicorn takes over: a piped log sees the lines now
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=log_level)
+    # The guarded h11 protocol and the settings' client timeouts (memgate.service.guards).
+    config = server_config(create_app(settings), settings, log_level=log_level)
+    uvicorn.Server(config).run()
 
 
 def mcp(

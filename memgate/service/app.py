@@ -21,6 +21,7 @@ from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
+from memgate.service.guards import BodyDeadline
 from memgate.service.keys import KeyStore
 from memgate.service.metrics import Metrics, TimedInspector
 from memgate.service.notify import Notifier
@@ -114,6 +115,11 @@ def create_app(settings: Settings) -> FastAPI:
     )
     install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # Outermost: the whole body within body_timeout, or 408 (a trickling client
+    # never holds a route); BodyLimit inside answers 413 past max_body_bytes.
+    app.add_middleware(
+        BodyDeadline, seconds=settings.body_timeout, max_bytes=settings.max_body_bytes
+    )
     for module in (memories, review, scan, incident, keys, health):
         app.include_router(module.router)
     app.include_router(build_ui_router())

@@ -32,6 +32,11 @@ _ENV_FIELDS = {
     "OPENTELEMETRY": "opentelemetry",
     "WITNESS_DIR": "witness_dir",
     "WITNESS_SECONDS": "witness_seconds",
+    "KEEP_ALIVE_TIMEOUT": "keep_alive_timeout",
+    "HEADER_TIMEOUT": "header_timeout",
+    "BODY_TIMEOUT": "body_timeout",
+    "MAX_HEADER_BYTES": "max_header_bytes",
+    "MAX_CONNECTIONS": "max_connections",
     "NOTIFY_URLS": "notify_urls",
     "NOTIFY_URL": "notify_urls",
     "NOTIFY_FORMAT": "notify_format",
@@ -75,6 +80,18 @@ class Settings(BaseModel):
     `witness_seconds` while the log grows; None: no witness. Put it where this
     host cannot rewrite it later."""
     witness_seconds: float = Field(default=3600.0, gt=0)
+    keep_alive_timeout: int = Field(default=5, ge=1, le=600)
+    """Seconds an idle keep-alive connection stays open (uvicorn's timeout_keep_alive)."""
+    header_timeout: float = Field(default=10.0, gt=0, le=600, allow_inf_nan=False)
+    """Seconds a connection may take to send a complete request head (from connect,
+    or from the previous response); slower ones get 408 and are closed."""
+    body_timeout: float = Field(default=30.0, gt=0, le=3600, allow_inf_nan=False)
+    """Seconds a request may take to send its whole body; slower ones get 408."""
+    max_header_bytes: int = Field(default=16384, ge=1024, le=1 << 20)
+    """The largest request head h11 buffers (request line and headers)."""
+    max_connections: int | None = Field(default=1000, ge=1)
+    """Open connections (and running requests) past which new requests get 503;
+    None: no limit (uvicorn's limit_concurrency)."""
     notify_urls: tuple[str, ...] = Field(default=(), repr=False)
     """Webhooks told about items entering review, review timeouts, rollbacks and
     verify failures (MEMGATE_NOTIFY_URLS, comma-separated; never shown: a
