@@ -42,16 +42,18 @@ def write(
     Example:
       memgate write "I prefer metric units." --namespace acme/u1 --source user --session s1
     """
-    memory = MemoryWrite(
-        content=content,
-        namespace=labels(namespace),
-        key=key,
-        source=source,
-        session_id=session,
-        call_id=call,
-        agent_id=agent,
-        target=target,
-    )
+    with reported():
+        # Built inside `reported`: an invalid field is a usage error naming it.
+        memory = MemoryWrite(
+            content=content,
+            namespace=labels(namespace),
+            key=key,
+            source=source,
+            session_id=session,
+            call_id=call,
+            agent_id=agent,
+            target=target,
+        )
     with reported(), backend(Target.of(data_dir, url, api_key)) as b:
         receipt = b.write(memory)
     if as_json:

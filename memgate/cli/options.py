@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
-from memgate.errors import MemgateError
+from memgate.errors import InvalidInput, MemgateError
 
 DATA_DIR_ENV = "MEMGATE_DATA_DIR"
 URL_ENV = "MEMGATE_URL"
@@ -91,10 +91,28 @@ def reported() -> Iterator[None]:
     ValueError (a bad argument the gateway refused) into a usage error."""
     try:
         yield
+    except InvalidInput as exc:
+        fail(f"invalid {exc.field}: {exc.reason}", USAGE_ERROR)
     except MemgateError as exc:
         fail(str(exc))
+    except ValidationError as exc:
+        fail(invalid_fields(exc), USAGE_ERROR)
     except ValueError as exc:
         fail(str(exc), USAGE_ERROR)
+
+
+def invalid_fields(exc: ValidationError) -> str:
+    """Which fields failed and why, never the value given (it may hold a secret)."""
+    parts = []
+    for error in exc.errors()[:5]:
+        field = ".".join(str(p) for p in error.get("loc", ())) or "value"
+        cause = (error.get("ctx") or {}).get("error")
+        if isinstance(cause, InvalidInput):
+            field, reason = cause.field, cause.reason
+        else:
+            reason = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"invalid {field}: {reason}")
+    return "; ".join(parts)
 
 
 def to_jsonable(value: Any) -> Any:
