@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
-from memgate.domain import ScanReport, Source
+from memgate.domain import Finding, ScanReport, Source
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
 from memgate.trust.policy import Policy
 from memgate.trust.score import score, weigh_classifier
@@ -45,8 +47,61 @@ class Inspector:
         return self.scanner.version
 
     def inspect(self, text: str, source: Source = Source.TOOL) -> ScanReport:
+        return self._report(text, source, ())
+
+    def inspect_write(
+        self, text: str, metadata: dict[str, Any], source: Source = Source.TOOL
+    ) -> tuple[ScanReport, dict[str, Any]]:
+        """Content and metadata as one verdict, and the metadata as it may be stored.
+
+        Metadata is scanned like content, as its JSON text: its findings (layer
+        `metadata`, or `metadata/<carrier>` for what a hidden carrier in it held)
+        count toward the trust score, the decision and so the route, and a secret
+        or personal datum in it is redacted the way content is. Their spans point
+        into that JSON text, not into the content."""
+        if not metadata:
+            return self._report(text, source, ()), metadata
+        scanned = self.scanner.scan(metadata_text(metadata), source)
+        extra = tuple(
+            f.model_copy(update={"layer": metadata_layer(f.layer), "chunk_index": None})
+            for f in scanned.findings
+        )
+        stored = metadata
+        if any(f.category.sensitive for f in scanned.findings):
+            stored = self._redacted_metadata(metadata, scanned.redacted, source)
+        return self._report(text, source, extra), stored
+
+    def _redacted_metadata(
+        self, metadata: dict[str, Any], redacted_text: str, source: Source
+    ) -> dict[str, Any]:
+        # The redaction tags replace values inside JSON strings, so the redacted
+        # text is JSON of the same shape; when a tag crossed a string's boundary
+        # it is not, and each string is redacted on its own instead.
+        try:
+            parsed = json.loads(redacted_text)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict) and len(parsed) == len(metadata):
+            return parsed
+        redacted = self._redact_each(metadata, source)
+        assert isinstance(redacted, dict)  # noqa: S101 - the walk keeps the shape
+        return redacted
+
+    def _redact_each(self, value: Any, source: Source) -> Any:
+        if isinstance(value, str):
+            result = self.scanner.scan(value, source)
+            return result.redacted if any(f.category.sensitive for f in result.findings) else value
+        if isinstance(value, dict):
+            return {
+                self._redact_each(k, source): self._redact_each(v, source) for k, v in value.items()
+            }
+        if isinstance(value, list):
+            return [self._redact_each(v, source) for v in value]
+        return value
+
+    def _report(self, text: str, source: Source, extra: tuple[Finding, ...]) -> ScanReport:
         result = self.scanner.scan(text, source)
-        findings = weigh_classifier(result.findings, source, self.policy)
+        findings = weigh_classifier((*result.findings, *extra), source, self.policy)
         verdict = score(findings, source, self.policy)
         return ScanReport(
             decision=verdict.decision,
@@ -59,3 +114,16 @@ class Inspector:
             rules_version=result.rules_version,
             reasons=verdict.reasons,
         )
+
+
+METADATA_LAYER = "metadata"
+
+
+def metadata_text(metadata: dict[str, Any]) -> str:
+    """The text metadata is scanned as: its JSON, one member per line."""
+    return json.dumps(metadata, ensure_ascii=False, indent=1, default=str)
+
+
+def metadata_layer(layer: str) -> str:
+    """The layer of a finding seen in metadata (`metadata`, `metadata/base64`, ...)."""
+    return METADATA_LAYER if layer == "text" else f"{METADATA_LAYER}/{layer}"

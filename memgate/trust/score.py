@@ -53,7 +53,9 @@ def deduction(finding: Finding, source: Source, policy: Policy) -> float:
         * policy.category(finding.category).weight
         * policy.source(source).multiplier.get(finding.category, 1.0)
     )
-    if finding.layer != "text":
+    # Metadata is data the writer sent beside the content, not a hidden carrier:
+    # what a hidden carrier inside it held is (`metadata/base64`).
+    if finding.layer not in ("text", "metadata"):
         value *= policy.layers.hidden_multiplier
     return value
 

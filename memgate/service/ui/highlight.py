@@ -65,6 +65,8 @@ def _evidence_pattern(evidence: str) -> re.Pattern[str] | None:
 
 
 def _place(content: str, finding: Finding, tagged: bool) -> tuple[int, int] | None:
+    if finding.layer.startswith("metadata"):
+        return None  # its span points into the metadata, not the content
     start, end = finding.span
     if not tagged:
         if end <= len(content) and start < end:
