@@ -19,6 +19,7 @@ from memgate.gateway import Gateway
 from memgate.service.keys import Principal
 from memgate.service.ui.highlight import TAG, Mark, marks_for, segments
 from memgate.service.ui.sessions import Session
+from memgate.service.ui.structured import structured
 from memgate.service.ui.web import PREFIX, UI, UIError, gateway, state
 
 PAGE = 50
@@ -175,12 +176,15 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
         describe = describer(gw)
         rows = []
         for item in page:
+            shape = structured(item.content)
+            text = shape.preview() if shape is not None else item.content
             rows.append(
                 {
                     "item": item,
                     "reasons": entry_reasons(gw, item, await gw.history(item.id)),
                     "categories": sorted({f.category.value for f in item.findings}),
-                    "preview": segments(_clip(item.content), []),
+                    "shape": shape.kind if shape is not None else None,
+                    "preview": segments(_clip(text), []),
                     "rules": [(f.rule_id, describe(f.rule_id)) for f in item.findings],
                 }
             )
@@ -341,6 +345,7 @@ async def _item_response(
     context: dict[str, Any] = {
         "item": item,
         "view": _layout(item.content, item.findings, describe),
+        "structured": structured(item.content),
         "history": history,
         "reasons": entry_reasons(gw, item, history),
         "readers": readers,
