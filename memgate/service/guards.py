@@ -19,7 +19,7 @@ request task) forever. Here:
 What needs a reverse proxy in front (nginx, Caddy, a cloud load balancer): TLS,
 a cap on connections per client address and rate limits, and slow *readers*
 (a client that never reads the response; uvicorn's write buffer pauses the
-request, the socket's send timeout is the kernel's). See docs/deployment.md.
+request, the socket's send timeout is the kernel's). See docs/limits.md.
 """
 
 from __future__ import annotations
