@@ -57,11 +57,11 @@ def encode(values: Iterable[Value]) -> bytes:
     parts = []
     for value in values:
         if value is None:
-            parts.append("-")
+            parts.append(b"-")
         else:
-            text = str(value)
-            parts.append(f"{len(text)}:{text}")
-    return "|".join(parts).encode("utf-8", "surrogatepass")
+            text = value if isinstance(value, str) else str(value)
+            parts.append(b"%d:%s" % (len(text), text.encode("utf-8", "surrogatepass")))
+    return b"|".join(parts)
 
 
 class RowSeal:

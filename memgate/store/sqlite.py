@@ -519,7 +519,12 @@ class SqliteStore:
         it, in a worker thread on read-only connections: nothing is written."""
         await self.flush()
         return await asyncio.to_thread(
-            verify_file, self._path, self._key, checkpoint, public=self._signer.public
+            verify_file,
+            self._path,
+            self._key,
+            checkpoint,
+            public=self._signer.public,
+            writer_here=True,
         )
 
     async def export_checkpoint(self) -> Checkpoint:
@@ -527,7 +532,7 @@ class SqliteStore:
         verified and hashed from where the last export left it."""
         await self.flush()
         point, self._hashed = await asyncio.to_thread(
-            signed_checkpoint, self._path, self._key, self._signer, self._hashed
+            signed_checkpoint, self._path, self._key, self._signer, self._hashed, writer_here=True
         )
         return point
 
@@ -924,13 +929,18 @@ def verify_rows_from(
 
 
 def signed_checkpoint(
-    path: Path, key: bytes, signer: Signer, after: tuple[int, str] = (0, GENESIS_HASH)
+    path: Path,
+    key: bytes,
+    signer: Signer,
+    after: tuple[int, str] = (0, GENESIS_HASH),
+    *,
+    writer_here: bool = False,
 ) -> tuple[Checkpoint, tuple[int, str]]:
     """Sign the head of the log in the file at `path`, read-only: the MAC chain is
     verified first (a broken log is never signed) and the public hash chain
     computed to the head, both from `after` = (seq, hash) of an earlier export.
     Returns the checkpoint and the new (seq, hash) to resume from."""
-    with read_only(path) as db:
+    with read_only(path, writer_here=writer_here) as db:
         db.execute("BEGIN")
         head = db.execute(
             "SELECT seq, mac, (SELECT count(*) FROM events) FROM events ORDER BY seq DESC LIMIT 1"
@@ -962,14 +972,15 @@ def verify_file(
     checkpoint: Checkpoint | None = None,
     *,
     public: Ed25519PublicKey | None = None,
+    writer_here: bool = False,
 ) -> VerifyResult:
     """Verify a store file strictly read-only (no store opened, nothing written,
     not even WAL files when no writer is running): the event chain (in parallel
     processes past PARALLEL_VERIFY_MIN events), then every projection row and
     read against it. A signed checkpoint's signature is checked with `public`."""
     try:
-        chain = _verify_chain(path, key, checkpoint)
-        with read_only(path) as db:
+        chain = _verify_chain(path, key, checkpoint, writer_here)
+        with read_only(path, writer_here=writer_here) as db:
             version = schema_version(db)
             if version < ROW_MAC_SCHEMA:
                 scope = (
@@ -1020,8 +1031,10 @@ def verify_file(
     )
 
 
-def _verify_chain(path: Path, key: bytes, checkpoint: Checkpoint | None) -> VerifyResult:
-    with read_only(path) as db:
+def _verify_chain(
+    path: Path, key: bytes, checkpoint: Checkpoint | None, writer_here: bool
+) -> VerifyResult:
+    with read_only(path, writer_here=writer_here) as db:
         row = db.execute("SELECT count(*), max(seq) FROM events").fetchone()
         count, head = int(row[0]), int(row[1] or 0)
         workers = min(os.cpu_count() or 1, 8)

@@ -364,20 +364,25 @@ def schema_version(db: sqlite3.Connection) -> int:
 
 
 @contextlib.contextmanager
-def read_only(path: Path) -> Iterator[sqlite3.Connection]:
+def read_only(path: Path, *, writer_here: bool = False) -> Iterator[sqlite3.Connection]:
     """A connection that writes nothing at all, not even SQLite's WAL files.
 
     With no `-wal` file and no writer (the store's writer lock is free: taken
     here shared, for the duration), the file is opened immutable, which creates
     no `-wal` / `-shm`. With a writer running (or a WAL left by a crash) it is
     opened `mode=ro`: the WAL files exist already and SQLite only reads them (it
-    may rebuild its shared-memory index after a crash)."""
+    may rebuild its shared-memory index after a crash).
+
+    `writer_here`: this process holds the store open (its WAL exists): plain
+    `mode=ro`, and the lock file is left alone. NOTE: POSIX record locks belong
+    to the process, and closing any descriptor of the file drops all of them, so
+    touching the lock file here would release the store's own writer lock."""
     if not path.is_file():
         raise StorageError(f"no database at {path}")
     lock_path = path.parent / (path.name + ".lock")
     lock = None
     immutable = False
-    if not Path(str(path) + "-wal").exists():
+    if not writer_here and not Path(str(path) + "-wal").exists():
         if lock_path.exists():
             lock = lock_path.open("rb")
             try:
