@@ -77,6 +77,9 @@ class SqliteOutbox:
                 raise StorageError(f"no database at {self._path}")
             db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA busy_timeout=5000")
+            # As the store's writer: WAL with synchronous=NORMAL survives a process
+            # crash without an fsync per commit (a claim or a settle each commit).
+            db.execute("PRAGMA synchronous=NORMAL")
             found = db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'"
             ).fetchone()
