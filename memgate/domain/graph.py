@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 MIN_DEPTH = 1
 MAX_DEPTH = 6
+SET_ASIDE_LISTED = 100
+GAP_LISTED = 100
 
 
 class InvestigationStatus(StrEnum):
@@ -30,6 +32,10 @@ class InvestigationStatus(StrEnum):
     INVALID_INPUT = "invalid_input"
     GRAPH_UNAVAILABLE = "graph_unavailable"
     """The graph could not answer (down, disabled, error): the result proves nothing."""
+    GRAPH_BEHIND = "graph_behind"
+    """The graph answered, but events or reads concerning the subject are not in it
+    (not projected yet, or set aside because the graph refused them): whatever is
+    listed is true, and the `gap` says what is missing. Never a "nobody read it"."""
 
 
 InvestigationKind = Literal["readers", "blast_radius", "provenance", "exposure"]
@@ -91,6 +97,61 @@ class ExposureRow(BaseModel):
     call_id: str | None = None
 
 
+class SetAsideRow(BaseModel):
+    """A log event or a read the graph could not take (a control character in an
+    identifier, or a row FalkorDB refused): projection went on without it. Kept
+    with the projection's marks, so a restart keeps the list and a rebuild finds
+    the same rows again. Holds ids and the reason, never a value: an identifier
+    that cannot be projected is named by its field only."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["event", "read"]
+    seq: int
+    """The event's sequence number, or the read's position in the reads table."""
+    reason: str
+    field: str | None = None
+    """The field that could not be projected, when the row builder found it."""
+    memory_ids: tuple[str, ...] = ()
+    """The memories the row concerns (investigations of them say `graph_behind`)."""
+    fingerprints: tuple[str, ...] = ()
+    """Keyed fingerprints of sensitive values the event carried (exposure)."""
+    session_id: str | None = None
+    """The writing or reading session, when it could be projected (blast radius)."""
+
+
+class GraphGap(BaseModel):
+    """What an investigation's answer is missing: the graph is behind the log."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    events_behind: int = 0
+    """Log events not projected yet (all of them, not only this subject's)."""
+    reads_behind: int = 0
+    """Recorded reads not projected yet (all of them)."""
+    unprojected: tuple[int, ...] = ()
+    """Sequence numbers of not yet projected events concerning the subject (the
+    first GAP_LISTED)."""
+    unprojected_reads: int = 0
+    """Not yet projected reads concerning the subject."""
+    set_aside: tuple[int, ...] = ()
+    """Sequence numbers of set-aside events concerning the subject."""
+    set_aside_reads: tuple[int, ...] = ()
+    """Reads-table positions of set-aside reads concerning the subject."""
+    unchecked: bool = False
+    """Too much is missing to tell what concerns the subject: all of it may."""
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.unprojected
+            or self.unprojected_reads
+            or self.set_aside
+            or self.set_aside_reads
+            or self.unchecked
+        )
+
+
 class Investigation(BaseModel):
     """The answer to one investigation template, with the graph's position in the
     log so an operator knows how fresh the evidence is."""
@@ -111,6 +172,9 @@ class Investigation(BaseModel):
     """Events (plus reads) recorded in SQLite and not yet projected."""
     truncated: bool = False
     """The answer hit its row limit: there is more evidence than listed."""
+    gap: GraphGap | None = None
+    """Set with status `graph_behind`: what the graph has not projected that
+    concerns this subject."""
 
 
 class ProjectionStatus(BaseModel):
@@ -123,6 +187,10 @@ class ProjectionStatus(BaseModel):
     pending_reads: int = 0
     lag: int = Field(default=0, ge=0)
     last_error: str | None = None
+    set_aside: int = Field(default=0, ge=0)
+    """Rows the graph could not take and projection went on without."""
+    set_aside_rows: tuple[SetAsideRow, ...] = ()
+    """The set-aside rows with their reasons (the first SET_ASIDE_LISTED)."""
 
 
 class ProvenanceGraph(Protocol):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from memgate.domain.graph import SetAsideRow
 from memgate.graph.rows import EventBatch, ReadBatch
 
 Rows = list[list[Any]]
@@ -25,6 +26,15 @@ class Marks:
     events_seq: int = 0
     reads_seq: int = 0
     head_mac: str | None = None
+    set_aside: tuple[SetAsideRow, ...] = ()
+    """Rows projection went on without, recorded with the mark that passed them
+    (the first SET_ASIDE_KEPT; `set_aside_count` counts them all)."""
+    set_aside_count: int = 0
+
+
+SET_ASIDE_KEPT = 1000
+"""Set-aside rows kept in full; past it only counted (investigations then say
+`graph_behind` for every subject: they can no longer tell which it concerns)."""
 
 
 class GraphBackend(Protocol):
@@ -34,9 +44,15 @@ class GraphBackend(Protocol):
 
     def marks(self) -> Marks: ...
 
-    def apply_reads(self, batch: ReadBatch) -> None: ...
+    def apply_reads(self, batch: ReadBatch) -> None:
+        """The batch's reads, then its set-aside rows and the reads mark, in one
+        atomic step (raises `GraphRefused` when the graph refuses the data)."""
+        ...
 
-    def apply_events(self, batch: EventBatch) -> None: ...
+    def apply_events(self, batch: EventBatch) -> None:
+        """The batch's facts (idempotent), then its set-aside rows and the events
+        mark in one atomic step."""
+        ...
 
     def run(self, template: str, params: dict[str, Any]) -> Rows:
         """A read-only investigation template by name (see memgate.graph.schema)."""

@@ -8,7 +8,8 @@ from typing import Any
 
 import redis
 
-from memgate.graph.backend import Marks, Rows
+from memgate.domain.graph import SetAsideRow
+from memgate.graph.backend import SET_ASIDE_KEPT, Marks, Rows
 from memgate.graph.rows import EventBatch, ReadBatch
 from memgate.graph.schema import Schema, load_schema
 from memgate.graph.server import FalkorConnection
@@ -32,13 +33,25 @@ class FalkorBackend:
         rows = self.connection.query(self.schema.queries["marks"], read_only=True)
         if not rows or (rows[0][0] is None and rows[0][1] is None):
             return Marks()
-        events_seq, reads_seq, mac = rows[0]
-        return Marks(events_seq=int(events_seq or 0), reads_seq=int(reads_seq or 0), head_mac=mac)
+        events_seq, reads_seq, mac, aside, aside_count = rows[0]
+        return Marks(
+            events_seq=int(events_seq or 0),
+            reads_seq=int(reads_seq or 0),
+            head_mac=mac,
+            set_aside=tuple(SetAsideRow.model_validate_json(a) for a in aside or ()),
+            set_aside_count=int(aside_count or 0),
+        )
 
     def apply_reads(self, batch: ReadBatch) -> None:
         self.connection.query(
             self.schema.queries["project_reads"],
-            {"rows": batch.rows, "calls": batch.calls, "mark": batch.mark},
+            {
+                "rows": batch.rows,
+                "calls": batch.calls,
+                "mark": batch.mark,
+                "aside": _aside(batch.set_aside),
+                "keep": SET_ASIDE_KEPT,
+            },
         )
 
     def apply_events(self, batch: EventBatch) -> None:
@@ -53,7 +66,15 @@ class FalkorBackend:
         ):
             if rows:
                 self.connection.query(q[name], {"rows": rows})
-        self.connection.query(q["project_mark"], {"seq": batch.seq, "mac": batch.mac})
+        self.connection.query(
+            q["project_mark"],
+            {
+                "seq": batch.seq,
+                "mac": batch.mac,
+                "aside": _aside(batch.set_aside),
+                "keep": SET_ASIDE_KEPT,
+            },
+        )
 
     def run(self, template: str, params: dict[str, Any]) -> Rows:
         return self.connection.query(self.schema.queries[template], params, read_only=True)
@@ -79,3 +100,9 @@ class FalkorBackend:
     def close(self) -> None:
         with contextlib.suppress(redis.RedisError, OSError):
             self.connection.close()
+
+
+def _aside(rows: list[SetAsideRow]) -> list[str]:
+    """Set-aside rows as JSON strings (FalkorDB lists hold primitives only); their
+    strings were checked by the row builder, so the graph takes them."""
+    return [row.model_dump_json(exclude_defaults=True) for row in rows]

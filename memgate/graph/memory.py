@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from memgate.graph.backend import Marks, Rows
+from memgate.domain.graph import SetAsideRow
+from memgate.graph.backend import SET_ASIDE_KEPT, Marks, Rows
 from memgate.graph.rows import EventBatch, ReadBatch, Row
 from memgate.graph.schema import load_schema
 
@@ -61,7 +62,25 @@ class MemoryBackend:
             self.reads.append((r["call"], r["mid"], r["at"], r["agent"]))
         for k in batch.calls:
             self.made[k["session"]].add(k["call"])
-        self._marks = Marks(self._marks.events_seq, batch.mark, self._marks.head_mac)
+        self._mark(batch.set_aside, reads_seq=batch.mark)
+
+    def _mark(
+        self,
+        aside: list[SetAsideRow],
+        *,
+        events_seq: int | None = None,
+        reads_seq: int | None = None,
+        mac: str | None = None,
+    ) -> None:
+        m = self._marks
+        kept = (*m.set_aside, *aside)[:SET_ASIDE_KEPT]
+        self._marks = Marks(
+            events_seq=m.events_seq if events_seq is None else events_seq,
+            reads_seq=m.reads_seq if reads_seq is None else reads_seq,
+            head_mac=m.head_mac if mac is None else mac,
+            set_aside=kept,
+            set_aside_count=m.set_aside_count + len(aside),
+        )
 
     def apply_events(self, batch: EventBatch) -> None:
         for row in batch.memories:
@@ -107,7 +126,7 @@ class MemoryBackend:
             if v["mid"] in self.memories:
                 self.values.setdefault(v["fp"], {"category": v["category"], "rule": v["rule"]})
                 self.contains.add((v["mid"], v["fp"]))
-        self._marks = Marks(batch.seq, self._marks.reads_seq, batch.mac)
+        self._mark(batch.set_aside, events_seq=batch.seq, mac=batch.mac)
 
     # -- templates -------------------------------------------------------------------
 

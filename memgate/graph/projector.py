@@ -15,41 +15,79 @@ same MAC); a graph from another log, or ahead of it, is rebuilt.
 Reads are drained before each batch of events: a read is committed no later
 than any write its session makes after it, so when a write is projected the
 reads that taint it are in the graph already (FLOWED_TO edges).
+
+No one row can stop the projection. A row the row builder finds unprojectable
+(a control character in an id) or that FalkorDB refuses (a data error, told
+apart from an unreachable or unwell server, which is retried with backoff) is
+set aside with its reason: a refused batch is split in halves down to the one
+record, which is tried once more and then recorded on the Meta node with the
+mark that passes it. A rebuild meets the same rows and sets them aside again.
+
+Investigations say how complete they are: when events or reads that concern
+the subject are not in the graph (not projected yet, or set aside), the status
+is `graph_behind` with the gap, never `no_readers` or `no_path`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from memgate.domain.events import LogRecord
 from memgate.domain.graph import (
+    GAP_LISTED,
     MAX_DEPTH,
+    SET_ASIDE_LISTED,
+    GraphGap,
     ImpactRow,
     Investigation,
     InvestigationKind,
     InvestigationStatus,
     ProjectionStatus,
     ReaderRow,
+    SetAsideRow,
 )
-from memgate.domain.ports import Store
+from memgate.domain.ports import ReadRecord, Store
 from memgate.errors import GraphUnavailable
 from memgate.graph import investigate
-from memgate.graph.backend import GraphBackend, Marks
-from memgate.graph.rows import event_batch, micros, read_batch
+from memgate.graph.backend import SET_ASIDE_KEPT, GraphBackend, Marks
+from memgate.graph.rows import aside_event, aside_read, event_batch, micros, read_batch
+from memgate.graph.server import GraphRefused
 
 log = logging.getLogger(__name__)
 BATCH = 500
 QUEUE_BATCHES = 4
 POLL_SECONDS = 0.05
 ROW_LIMIT = 1000
+TAIL = 2000
+"""Unprojected events (and reads) looked through to tell whether they concern
+an investigation's subject; past it the gap is `unchecked`."""
+SESSIONS_CHECKED = 100
+"""Memories whose readers' sessions a blast radius checks against the gap."""
+STATUS_WAIT = 1.0
+"""Seconds `status()` waits for the first connection attempt after start."""
+_NOT_PROJECTED = "not projected yet"
 _FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
 Status = InvestigationStatus
+_INCOMPLETE = "the graph is behind the log"
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """A template's rows and the graph's position when it answered."""
+
+    rows: Any
+    base: dict[str, Any]
+    applied: Marks
+    heads: tuple[int, int]
 
 
 class GraphProjection:
@@ -195,12 +233,12 @@ class GraphProjection:
                 reads = await self.store.reads_after(reads_mark, self._batch)
                 if not reads:
                     break
-                await queue.put(("reads", read_batch(reads)))
+                await queue.put(("reads", reads))
                 reads_mark = reads[-1][0]
                 if len(reads) < self._batch:
                     break
             if records:
-                await queue.put(("events", event_batch(records)))
+                await queue.put(("events", records))
                 events_mark = records[-1].seq
                 continue
             self._wake.clear()
@@ -209,17 +247,87 @@ class GraphProjection:
 
     async def _push(self, queue: asyncio.Queue[tuple[str, Any]]) -> None:
         while True:
-            kind, batch = await queue.get()
+            kind, rows = await queue.get()
             if kind == "reads":
-                await self._on_writer(self.backend.apply_reads, batch)
-                self._applied = Marks(self._applied.events_seq, batch.mark, self._applied.head_mac)
-                self.projected_reads += len(batch.rows)
+                await self._project_reads(rows, {})
             else:
-                await self._on_writer(self.backend.apply_events, batch)
-                self._applied = Marks(batch.seq, self._applied.reads_seq, batch.mac)
-                self.projected_events += batch.count
+                await self._project_events(rows, {})
             async with self._progress:
                 self._progress.notify_all()
+
+    async def _project_events(self, records: Sequence[LogRecord], refused: dict[int, str]) -> None:
+        """Apply a run of records; a refused run is split until the refused record
+        is alone, and that one is set aside (see the module docstring)."""
+        batch = event_batch(records, refused)
+        try:
+            await self._apply(self.backend.apply_events, batch, retry=len(records) == 1)
+        except GraphRefused as exc:
+            if len(records) > 1:
+                half = len(records) // 2
+                await self._project_events(records[:half], refused)
+                await self._project_events(records[half:], refused)
+                return
+            seq = records[0].seq
+            if seq in refused:  # even the batch without it: the graph refuses writes
+                raise GraphUnavailable(f"graph refuses writes: {exc}") from None
+            await self._project_events(records, {**refused, seq: str(exc)})
+            return
+        self._note_aside(batch.set_aside)
+        self._applied = self._with_aside(
+            dataclasses.replace(self._applied, events_seq=batch.seq, head_mac=batch.mac),
+            batch.set_aside,
+        )
+        self.projected_events += batch.count
+
+    async def _project_reads(
+        self, reads: Sequence[tuple[int, ReadRecord]], refused: dict[int, str]
+    ) -> None:
+        batch = read_batch(reads, refused)
+        try:
+            await self._apply(self.backend.apply_reads, batch, retry=len(reads) == 1)
+        except GraphRefused as exc:
+            if len(reads) > 1:
+                half = len(reads) // 2
+                await self._project_reads(reads[:half], refused)
+                await self._project_reads(reads[half:], refused)
+                return
+            position = reads[0][0]
+            if position in refused:
+                raise GraphUnavailable(f"graph refuses writes: {exc}") from None
+            await self._project_reads(reads, {**refused, position: str(exc)})
+            return
+        self._note_aside(batch.set_aside)
+        self._applied = self._with_aside(
+            dataclasses.replace(self._applied, reads_seq=batch.mark), batch.set_aside
+        )
+        self.projected_reads += len(batch.rows)
+
+    async def _apply(self, fn: Callable[[Any], None], batch: Any, *, retry: bool) -> None:
+        """One batch on the writer thread; a lone row the graph refused is tried
+        once more before it is set aside (a refusal must be the row's, not a
+        moment's)."""
+        try:
+            await self._on_writer(fn, batch)
+        except GraphRefused:
+            if not retry:
+                raise
+            await asyncio.sleep(self._poll)
+            await self._on_writer(fn, batch)
+
+    @staticmethod
+    def _with_aside(marks: Marks, aside: Sequence[SetAsideRow]) -> Marks:
+        if not aside:
+            return marks
+        return dataclasses.replace(
+            marks,
+            set_aside=(*marks.set_aside, *aside)[:SET_ASIDE_KEPT],
+            set_aside_count=marks.set_aside_count + len(aside),
+        )
+
+    @staticmethod
+    def _note_aside(aside: Iterable[SetAsideRow]) -> None:
+        for row in aside:
+            log.warning("graph projection set aside %s %d: %s", row.kind, row.seq, row.reason)
 
     async def sync(self, within: float = 2.0) -> bool:
         head_seq, head_read = self._heads = await self.store.log_heads()
@@ -267,6 +375,10 @@ class GraphProjection:
     async def status(self) -> ProjectionStatus:
         if self._task is None and not self._closed:
             await self.start()
+        # Right after start the marks (and set-aside rows) are still being read
+        # from the graph: a short wait, so a restart does not report zeros.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._attempted.wait(), STATUS_WAIT)
         head_seq, head_read = await self.store.log_heads()
         applied = self._applied
         pending = max(head_read - applied.reads_seq, 0)
@@ -278,14 +390,16 @@ class GraphProjection:
             pending_reads=pending,
             lag=max(head_seq - applied.events_seq, 0) + pending,
             last_error=self._last_error,
+            set_aside=applied.set_aside_count,
+            set_aside_rows=applied.set_aside[:SET_ASIDE_LISTED],
         )
 
     # -- investigations ----------------------------------------------------------------
 
     async def _answer(
         self, kind: InvestigationKind, subject: str, query: Callable[[], Any]
-    ) -> tuple[Any, dict[str, Any]]:
-        """Run a template on a reader thread after a bounded catch-up; the
+    ) -> _Asked:
+        """Run a template on a reader thread after a bounded catch-up, with the
         Investigation fields saying how fresh the evidence is."""
         await self.sync(within=2.0)
         # Marks before the query: the answer reflects at least this much.
@@ -297,12 +411,94 @@ class GraphProjection:
         except Exception as exc:
             raise GraphUnavailable(f"{kind} failed: {exc.__class__.__name__}") from None
         lag = max(head_seq - applied.events_seq, 0) + max(head_read - applied.reads_seq, 0)
-        return rows, {
-            "kind": kind,
-            "subject": subject,
-            "projected_seq": applied.events_seq,
-            "lag": lag,
-        }
+        base = {"kind": kind, "subject": subject, "projected_seq": applied.events_seq, "lag": lag}
+        return _Asked(rows, base, applied, (head_seq, head_read))
+
+    async def _gap(
+        self, asked: _Asked, memories: set[str], fingerprint: str | None = None
+    ) -> GraphGap | None:
+        """What the graph has not projected that concerns `memories` (or the
+        value `fingerprint`): events and reads past the marks, and set-aside
+        rows. None when nothing missing concerns them."""
+        applied, (head_seq, head_read) = asked.applied, asked.heads
+        events_behind = max(head_seq - applied.events_seq, 0)
+        reads_behind = max(head_read - applied.reads_seq, 0)
+        unchecked = applied.set_aside_count > len(applied.set_aside)
+        tail: list[SetAsideRow] = []
+        if events_behind:
+            records = await self.store.records(after_seq=applied.events_seq, limit=TAIL)
+            tail.extend(aside_event(r, _NOT_PROJECTED, None) for r in records)
+            unchecked = unchecked or events_behind > len(records)
+        if reads_behind:
+            reads = await self.store.reads_after(applied.reads_seq, TAIL)
+            tail.extend(aside_read(pos, r, _NOT_PROJECTED, None) for pos, r in reads)
+            unchecked = unchecked or reads_behind > len(reads)
+        missing = [*applied.set_aside, *tail]
+        if not missing and not unchecked:
+            return None
+        sessions: set[str] = set()
+        if asked.base["kind"] == "blast_radius" and any(r.kind == "event" for r in missing):
+            # A write by a session that read the subject (or what it tainted)
+            # would extend the walk: those sessions, from SQLite.
+            for mid in sorted(memories)[:SESSIONS_CHECKED]:
+                sessions.update(r.session_id for r in await self.store.reads(mid) if r.session_id)
+            sessions.update(
+                r.session_id
+                for r in missing
+                if r.kind == "read" and r.session_id and _about(r, memories)
+            )
+            unchecked = unchecked or len(memories) > SESSIONS_CHECKED
+
+        def concerns(row: SetAsideRow) -> bool:
+            return (
+                _about(row, memories)
+                or (fingerprint is not None and fingerprint in row.fingerprints)
+                or (
+                    row.kind == "event"
+                    and row.session_id is not None
+                    and row.session_id in sessions
+                )
+            )
+
+        aside = [r for r in applied.set_aside if concerns(r)]
+        behind = [r for r in tail if concerns(r)]
+        gap = GraphGap(
+            events_behind=events_behind,
+            reads_behind=reads_behind,
+            unprojected=tuple(r.seq for r in behind if r.kind == "event")[:GAP_LISTED],
+            unprojected_reads=sum(1 for r in behind if r.kind == "read"),
+            set_aside=tuple(r.seq for r in aside if r.kind == "event")[:GAP_LISTED],
+            set_aside_reads=tuple(r.seq for r in aside if r.kind == "read")[:GAP_LISTED],
+            unchecked=unchecked,
+        )
+        return None if gap.empty else gap
+
+    @staticmethod
+    def _behind(gap: GraphGap, **fields: Any) -> Investigation:
+        """The answer as far as the graph has it, marked incomplete."""
+        parts = []
+        if gap.unprojected or gap.unprojected_reads:
+            parts.append(
+                f"{len(gap.unprojected)} event(s) and {gap.unprojected_reads} read(s) concerning "
+                "it not projected yet"
+            )
+        if gap.set_aside or gap.set_aside_reads:
+            seqs = ", ".join(str(s) for s in gap.set_aside) or "none"
+            parts.append(
+                f"set aside (the graph could not take them): events {seqs}; "
+                f"{len(gap.set_aside_reads)} read(s)"
+            )
+        if gap.unchecked:
+            parts.append(
+                f"{gap.events_behind} event(s) and {gap.reads_behind} read(s) behind, "
+                "too many to tell which concern it"
+            )
+        return Investigation(
+            status=Status.GRAPH_BEHIND,
+            message=f"{_INCOMPLETE}: {'; '.join(parts)}",
+            gap=gap,
+            **fields,
+        )
 
     async def readers(
         self, memory_id: str, since: datetime | None = None, until: datetime | None = None
@@ -313,10 +509,16 @@ class GraphProjection:
             "until": micros(until) if until else None,
             "limit": ROW_LIMIT + 1,
         }
-        rows, base = await self._answer(
+        asked = await self._answer(
             "readers", memory_id, lambda: self.backend.run("readers", params)
         )
-        known, found = investigate.reader_rows(rows)
+        base = asked.base
+        known, found = investigate.reader_rows(asked.rows)
+        gap = await self._gap(asked, {memory_id})
+        if gap is not None:
+            return self._behind(
+                gap, readers=tuple(found[:ROW_LIMIT]), truncated=len(found) > ROW_LIMIT, **base
+            )
         if not known:
             return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
         if not found:
@@ -332,10 +534,16 @@ class GraphProjection:
         if type(depth) is not int or not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be an integer 1..{MAX_DEPTH}")
         params = {"ids": [memory_id]}
-        rows, base = await self._answer(
+        asked = await self._answer(
             "blast_radius", memory_id, lambda: self.backend.blast(depth, params)
         )
-        known, impact = investigate.impact_rows(rows, depth)
+        base = asked.base
+        known, impact = investigate.impact_rows(asked.rows, depth)
+        gap = await self._gap(asked, {memory_id, *(r.memory_id for r in impact)})
+        if gap is not None:
+            return self._behind(
+                gap, impact=tuple(impact[:ROW_LIMIT]), truncated=len(impact) > ROW_LIMIT, **base
+            )
         if not known:
             return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
         if not impact:
@@ -349,10 +557,14 @@ class GraphProjection:
 
     async def provenance(self, memory_id: str) -> Investigation:
         params = {"id": memory_id, "limit": ROW_LIMIT}
-        rows, base = await self._answer(
+        asked = await self._answer(
             "provenance", memory_id, lambda: self.backend.run("provenance", params)
         )
-        found = investigate.provenance_rows(rows)
+        base = asked.base
+        found = investigate.provenance_rows(asked.rows)
+        gap = await self._gap(asked, {memory_id, *(r.memory_id for r in found)})
+        if gap is not None:
+            return self._behind(gap, provenance=tuple(found), **base)
         if not found:
             return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
         return Investigation(status=Status.OK, provenance=tuple(found), **base)
@@ -361,30 +573,35 @@ class GraphProjection:
         if not _FINGERPRINT.match(fingerprint):
             raise ValueError("a fingerprint is 8-64 lowercase hex characters")
         params = {"fp": fingerprint, "limit": ROW_LIMIT}
-        rows, base = await self._answer(
+        asked = await self._answer(
             "exposure", fingerprint, lambda: self.backend.run("exposure", params)
         )
-        found = investigate.exposure_rows(rows)
+        base = asked.base
+        found = investigate.exposure_rows(asked.rows)
+        truncated = len(asked.rows) >= 2 * ROW_LIMIT
+        gap = await self._gap(asked, {r.memory_id for r in found}, fingerprint)
+        if gap is not None:
+            return self._behind(gap, exposure=tuple(found), truncated=truncated, **base)
         if not found:
             return Investigation(
                 status=Status.UNKNOWN_MEMORY, message="no memory carries this value", **base
             )
-        return Investigation(
-            status=Status.OK, exposure=tuple(found), truncated=len(rows) >= 2 * ROW_LIMIT, **base
-        )
+        return Investigation(status=Status.OK, exposure=tuple(found), truncated=truncated, **base)
 
     async def readers_of(
         self, memory_ids: Sequence[str], limit: int = ROW_LIMIT
     ) -> tuple[ReaderRow, ...]:
         params = {"ids": list(memory_ids), "limit": limit}
-        rows, _ = await self._answer(
-            "readers", "*", lambda: self.backend.run("readers_many", params)
-        )
-        return tuple(investigate.reader_rows(rows)[1])
+        asked = await self._answer("readers", "*", lambda: self.backend.run("readers_many", params))
+        return tuple(investigate.reader_rows(asked.rows)[1])
 
     async def impact_of(
         self, memory_ids: Sequence[str], depth: int, limit: int = ROW_LIMIT
     ) -> tuple[ImpactRow, ...]:
         params = {"ids": list(memory_ids)}
-        rows, _ = await self._answer("blast_radius", "*", lambda: self.backend.blast(depth, params))
-        return tuple(investigate.impact_rows(rows, depth)[1][:limit])
+        asked = await self._answer("blast_radius", "*", lambda: self.backend.blast(depth, params))
+        return tuple(investigate.impact_rows(asked.rows, depth)[1][:limit])
+
+
+def _about(row: SetAsideRow, memories: set[str]) -> bool:
+    return not memories.isdisjoint(row.memory_ids)

@@ -2,16 +2,25 @@
 and its in-memory twin, so both project exactly the same facts.
 
 Times are integer microseconds since the epoch (FalkorDB compares them cheaply;
-`datetime` round-trips through `from_micros`)."""
+`datetime` round-trips through `from_micros`).
+
+Every caller-supplied string is checked before it is sent: a control character
+(NUL makes FalkorDB refuse the whole query) or a lone surrogate (not encodable
+as UTF-8) sets that one log record or read aside, with the field named, so the
+graph is never poisoned by one and the projection never stalls on one, whatever
+the edge let through. The row is not repaired: a "cleaned" id could merge two
+sessions into one node and invent provenance."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from memgate.domain.events import LogRecord, Op
+from memgate.domain.graph import SetAsideRow
 from memgate.domain.memory import MemoryItem
 from memgate.domain.ports import ReadRecord
 
@@ -19,6 +28,31 @@ Row = dict[str, Any]
 SEPARATOR = "\x1f"
 _URI_KEYS = ("source_uri", "url", "uri")
 _WRITE_OPS = frozenset({Op.ADMITTED, Op.QUEUED})
+_UNPROJECTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""C0 and C1 controls, DEL, and lone surrogates."""
+
+
+class Unprojectable(ValueError):
+    """A string the graph must not receive; `field` names where it was."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(f"control character in {field}")
+        self.field = field
+
+
+def checked[T](name: str, value: T) -> T:
+    """`value` unchanged, or Unprojectable if it is (or holds) a bad string."""
+    if isinstance(value, str):
+        if _UNPROJECTABLE.search(value):
+            raise Unprojectable(name)
+    elif isinstance(value, (list, tuple)):
+        for part in value:
+            checked(name, part)
+    return value
+
+
+def projectable(value: str | None) -> bool:
+    return value is None or not _UNPROJECTABLE.search(value)
 
 
 def micros(moment: datetime) -> int:
@@ -42,6 +76,8 @@ class ReadBatch:
     calls: list[Row]
     mark: int
     """The reads rowid of the last row: the reads high-water mark after this batch."""
+    set_aside: list[SetAsideRow] = field(default_factory=list)
+    """Reads left out of this batch, recorded with the mark."""
 
 
 @dataclass(slots=True)
@@ -49,36 +85,65 @@ class EventBatch:
     seq: int
     mac: str
     count: int = 0
-    """Log records in the batch."""
+    """Log records projected by the batch (set-aside ones not counted)."""
     memories: list[Row] = field(default_factory=list)
     writes: list[Row] = field(default_factory=list)
     derived: list[Row] = field(default_factory=list)
     sources: list[Row] = field(default_factory=list)
     values: list[Row] = field(default_factory=list)
+    set_aside: list[SetAsideRow] = field(default_factory=list)
+    """Records left out of this batch, recorded with the mark."""
 
     @property
     def flows(self) -> list[Row]:
         return [w for w in self.writes if w["session"] is not None]
 
 
-def read_batch(reads: Sequence[tuple[int, ReadRecord]]) -> ReadBatch:
+def read_batch(
+    reads: Sequence[tuple[int, ReadRecord]], refused: Mapping[int, str] | None = None
+) -> ReadBatch:
+    """The READ edges of a run of reads. `refused`: reads (by position) the graph
+    refused before, set aside with that reason."""
+    refused = refused or {}
     rows: list[Row] = []
     calls: dict[str, Row] = {}
-    for _, read in reads:
-        key = call_key(read.session_id, read.call_id)
-        rows.append(
-            {
-                "mid": read.memory_id,
-                "call": key,
-                "call_id": read.call_id,
-                "session": read.session_id,
-                "agent": read.agent_id,
+    aside: list[SetAsideRow] = []
+    for position, read in reads:
+        if position in refused:
+            aside.append(aside_read(position, read, refused[position], None))
+            continue
+        try:
+            row = {
+                "mid": checked("memory_id", read.memory_id),
+                "call_id": checked("call_id", read.call_id),
+                "session": checked("session_id", read.session_id),
+                "agent": checked("agent_id", read.agent_id),
                 "at": micros(read.at),
             }
-        )
+        except Unprojectable as exc:
+            aside.append(aside_read(position, read, str(exc), exc.field))
+            continue
+        key = call_key(read.session_id, read.call_id)
+        rows.append({"call": key, **row})
         if read.session_id is not None:
             calls[key] = {"call": key, "session": read.session_id}
-    return ReadBatch(rows=rows, calls=list(calls.values()), mark=reads[-1][0] if reads else 0)
+    return ReadBatch(
+        rows=rows,
+        calls=list(calls.values()),
+        mark=reads[-1][0] if reads else 0,
+        set_aside=aside,
+    )
+
+
+def aside_read(position: int, read: ReadRecord, reason: str, name: str | None) -> SetAsideRow:
+    return SetAsideRow(
+        kind="read",
+        seq=position,
+        reason=reason,
+        field=name,
+        memory_ids=(read.memory_id,) if projectable(read.memory_id) else (),
+        session_id=read.session_id if projectable(read.session_id) else None,
+    )
 
 
 def _is_write(record: LogRecord) -> bool:
@@ -96,6 +161,7 @@ def _source_row(item: MemoryItem) -> Row:
         None,
     )
     kind = item.source.value
+    checked("metadata.source_uri", uri)
     return {
         "mid": item.id,
         "sid": kind if uri is None else f"{kind}{SEPARATOR}{uri}",
@@ -106,62 +172,112 @@ def _source_row(item: MemoryItem) -> Row:
 
 def _tool(item: MemoryItem) -> str | None:
     tool = item.metadata.get("tool")
-    return tool if isinstance(tool, str) else None
+    return checked("metadata.tool", tool) if isinstance(tool, str) else None
 
 
-def event_batch(records: Sequence[LogRecord]) -> EventBatch:
+def event_batch(
+    records: Sequence[LogRecord], refused: Mapping[int, str] | None = None
+) -> EventBatch:
     """The facts in a run of log records. Memory rows keep each memory's last
-    item in the run; markers without an item (rollback markers) add nothing."""
+    item in the run; markers without an item (rollback markers) add nothing.
+    `refused`: records (by seq) the graph refused before, set aside with that
+    reason; a record with an unprojectable string is set aside too."""
+    refused = refused or {}
     last = records[-1]
-    batch = EventBatch(seq=last.seq, mac=last.mac, count=len(records))
+    batch = EventBatch(seq=last.seq, mac=last.mac)
     latest: dict[str, Row] = {}
     for record in records:
         item = record.event.item
-        if item is None:
+        if record.seq in refused:
+            batch.set_aside.append(aside_event(record, refused[record.seq], None))
             continue
-        latest[item.id] = {
-            "id": item.id,
-            "ns": list(item.namespace),
-            "state": item.state.value,
-            "trust": item.trust_score,
-            "source": item.source.value,
-            "pool": item.pool.value,
-            "session": item.session_id,
-            "call_id": item.call_id,
-            "agent": item.agent_id,
-            "created": micros(item.created_at),
-            "updated": micros(item.updated_at),
-            "version": item.version,
-        }
-        at = micros(record.event.at)
-        written = _is_write(record)
-        if written and (item.session_id is not None or item.call_id is not None):
-            batch.writes.append(
-                {
-                    "mid": item.id,
-                    "call": call_key(item.session_id, item.call_id),
-                    "call_id": item.call_id,
-                    "session": item.session_id,
-                    "agent": item.agent_id,
-                    "tool": _tool(item),
-                    "at": at,
-                }
-            )
-        if written or record.event.op is Op.PROMOTED:
-            batch.sources.append(_source_row(item))
-        if record.event.op is Op.PROMOTED or record.event.state_before is None:
-            batch.derived.extend(
-                {"child": item.id, "parent": parent, "at": at} for parent in item.derived_from
-            )
-        batch.values.extend(
-            {
-                "mid": item.id,
-                "fp": f.fingerprint,
-                "category": f.category.value,
-                "rule": f.rule_id,
-            }
-            for f in item.findings
-            if f.fingerprint is not None and f.category.sensitive
-        )
+        if item is None:
+            batch.count += 1
+            continue
+        try:
+            facts = _facts(record, item)
+        except Unprojectable as exc:
+            batch.set_aside.append(aside_event(record, str(exc), exc.field))
+            continue
+        memory, writes, sources, derived, values = facts
+        latest[item.id] = memory
+        batch.writes.extend(writes)
+        batch.sources.extend(sources)
+        batch.derived.extend(derived)
+        batch.values.extend(values)
+        batch.count += 1
     batch.memories = list(latest.values())
     return batch
+
+
+def _facts(
+    record: LogRecord, item: MemoryItem
+) -> tuple[Row, list[Row], list[Row], list[Row], list[Row]]:
+    """One record's rows (memory, writes, sources, derived, values); raises
+    Unprojectable before anything of the record is kept."""
+    memory = {
+        "id": checked("memory_id", item.id),
+        "ns": checked("namespace", list(item.namespace)),
+        "state": item.state.value,
+        "trust": item.trust_score,
+        "source": item.source.value,
+        "pool": item.pool.value,
+        "session": checked("session_id", item.session_id),
+        "call_id": checked("call_id", item.call_id),
+        "agent": checked("agent_id", item.agent_id),
+        "created": micros(item.created_at),
+        "updated": micros(item.updated_at),
+        "version": item.version,
+    }
+    at = micros(record.event.at)
+    written = _is_write(record)
+    writes: list[Row] = []
+    sources: list[Row] = []
+    derived: list[Row] = []
+    if written and (item.session_id is not None or item.call_id is not None):
+        writes.append(
+            {
+                "mid": item.id,
+                "call": call_key(item.session_id, item.call_id),
+                "call_id": item.call_id,
+                "session": item.session_id,
+                "agent": item.agent_id,
+                "tool": _tool(item),
+                "at": at,
+            }
+        )
+    if written or record.event.op is Op.PROMOTED:
+        sources.append(_source_row(item))
+    if record.event.op is Op.PROMOTED or record.event.state_before is None:
+        derived.extend(
+            {"child": item.id, "parent": checked("derived_from", parent), "at": at}
+            for parent in item.derived_from
+        )
+    values = [
+        {
+            "mid": item.id,
+            "fp": checked("fingerprint", f.fingerprint),
+            "category": f.category.value,
+            "rule": checked("rule_id", f.rule_id),
+        }
+        for f in item.findings
+        if f.fingerprint is not None and f.category.sensitive
+    ]
+    return memory, writes, sources, derived, values
+
+
+def aside_event(record: LogRecord, reason: str, name: str | None) -> SetAsideRow:
+    item = record.event.item
+    if item is None:
+        return SetAsideRow(kind="event", seq=record.seq, reason=reason, field=name)
+    memories = [item.id, *item.derived_from]
+    fps = [f.fingerprint for f in item.findings if f.fingerprint is not None]
+    return SetAsideRow(
+        kind="event",
+        seq=record.seq,
+        reason=reason,
+        field=name,
+        memory_ids=tuple(m for m in memories if projectable(m)),
+        fingerprints=tuple(fp for fp in fps if projectable(fp)),
+        session_id=item.session_id if projectable(item.session_id) else None,
+    )

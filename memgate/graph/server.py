@@ -39,6 +39,39 @@ DB_FILE = "memgate.rdb"
 QUERY_TIMEOUT_MS = 30_000
 SOCKET_TIMEOUT_S = 30.0
 _SERVER_ERRORS = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+_SERVER_REPLIES = (
+    "oom",
+    "misconf",
+    "busy",
+    "loading",
+    "tryagain",
+    "clusterdown",
+    "masterdown",
+    "noreplicas",
+    "readonly",
+    "noperm",
+    "noauth",
+    "wrongtype",
+    "err max number of clients",
+    "unknown command",
+    "max pending queries",
+)
+"""Error replies about the server, not the data: retried, never set aside."""
+
+
+class GraphRefused(GraphUnavailable):
+    """FalkorDB answered, and refused the query's data (a parameter it cannot
+    parse, a type it does not take): sending the same rows again will not help.
+    The projector sets such a row aside; to anyone else it is unavailability."""
+
+
+def _refusal(exc: redis.ResponseError) -> bool:
+    """A data error, as opposed to the server being unwell (out of memory, read
+    only, loading, a timeout, no graph module) which goes away by itself."""
+    if isinstance(exc, redis.ReadOnlyError):
+        return False
+    text = str(exc).strip().lower()
+    return not text.startswith(_SERVER_REPLIES) and "timed out" not in text
 
 
 def settings_file(db_path: Path) -> Path:
@@ -184,10 +217,17 @@ class FalkorConnection:
             result = run(cypher, params or {}, timeout=QUERY_TIMEOUT_MS)
         except _SERVER_ERRORS as exc:
             raise GraphUnavailable(f"FalkorDB unreachable: {_describe(exc)}") from None
-        except redis.RedisError as exc:
+        except redis.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # nothing projected into this graph yet
+            if _refusal(exc):
+                raise GraphRefused(f"graph refused the query: {_describe(exc)}") from None
             raise GraphUnavailable(f"graph query failed: {_describe(exc)}") from None
+        except redis.RedisError as exc:
+            raise GraphUnavailable(f"graph query failed: {_describe(exc)}") from None
+        except (UnicodeError, TypeError, ValueError) as exc:
+            # The client could not encode a parameter: the data, not the server.
+            raise GraphRefused(f"graph client refused a parameter: {_describe(exc)}") from None
         return list(result.result_set)
 
     def explain(self, cypher: str, params: dict[str, Any] | None = None) -> str:
@@ -267,7 +307,8 @@ def _one_retry() -> Retry:
 
 
 def _describe(exc: BaseException) -> str:
-    """Class and first line of the message, bounded: ids and fingerprints may
-    appear, values never do (the graph holds none)."""
+    """Class and first line of the message, bounded and printable: ids and
+    fingerprints may appear, values never do (the graph holds none)."""
     text = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{exc.__class__.__name__}: {text[:200]}" if text else exc.__class__.__name__
+    text = "".join(ch if ch.isprintable() else "?" for ch in text[:200])
+    return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__

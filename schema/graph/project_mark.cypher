@@ -1,5 +1,11 @@
 // Last query of an events batch: everything before it is idempotent (MERGE),
 // so a batch cut short by an outage is simply replayed from the old mark.
+// The batch's set-aside records (JSON, ids and reasons only) are kept with the
+// mark that passes them, in the same query: a replay never lists one twice.
+// Past $keep kept rows only the count grows (the Meta node stays bounded).
 MERGE (meta:Meta {id: 'projection'})
-SET meta.events_seq = $seq, meta.head_mac = $mac
+WITH meta, coalesce(meta.set_aside, []) AS kept
+SET meta.events_seq = $seq, meta.head_mac = $mac,
+    meta.set_aside = kept + $aside[0..($keep - size(kept))],
+    meta.set_aside_count = coalesce(meta.set_aside_count, 0) + size($aside)
 RETURN meta.events_seq

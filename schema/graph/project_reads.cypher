@@ -1,6 +1,7 @@
 // One batch of rows from the SQLite `reads` table, and the reads high-water
 // mark, in one query: FalkorDB runs a query atomically, so a replayed batch
-// never duplicates READ edges.
+// never duplicates READ edges. The batch's set-aside reads (JSON, ids and
+// reasons only) are kept with the mark, as in project_mark.
 UNWIND $rows AS r
 MERGE (c:Call {id: r.call})
   ON CREATE SET c.call_id = r.call_id, c.session_id = r.session, c.agent_id = r.agent, c.at = r.at
@@ -13,5 +14,8 @@ MERGE (s:Session {id: k.session})
 MERGE (s)-[:MADE]->(c)
 WITH count(*) AS linked
 MERGE (meta:Meta {id: 'projection'})
-SET meta.reads_seq = $mark
+WITH meta, linked, coalesce(meta.set_aside, []) AS kept
+SET meta.reads_seq = $mark,
+    meta.set_aside = kept + $aside[0..($keep - size(kept))],
+    meta.set_aside_count = coalesce(meta.set_aside_count, 0) + size($aside)
 RETURN linked

@@ -73,6 +73,8 @@ def test_every_template_starts_from_an_index(
             "fp": "ab",
             "seq": 1,
             "mac": "x",
+            "aside": [],
+            "keep": 1000,
         }
         texts = {n: q for n, q in schema.queries.items() if n != "blast_radius"}
         texts |= {f"blast_radius d{d}": q for d, q in schema.blast.items()}
