@@ -130,6 +130,27 @@ SECRET_API = re.compile(
     re.IGNORECASE,
 )
 DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "history", "compgen"})
+# Literal prefilters of SECRET_PATH and SECRET_API, lower case: every match of the
+# pattern holds one of its literals (an alternative's fixed text, or a shorter
+# piece of it), so `text.lower()` without one cannot match. Both patterns ignore
+# case, and `re` folds four non-ASCII letters onto ASCII ones (FOLDS_TO_ASCII):
+# a text holding one runs the pattern unfiltered.
+SECRET_PATH_LITERALS = (
+    *(".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".netrc", ".npmrc", ".pypirc"),
+    *(".git-credentials", ".vault-token", ".pgpass", ".my.cnf", ".s3cfg", ".boto", "_history"),
+    *("id_", ".pem", ".p12", ".pfx", ".kdbx", ".keychain", "/etc/", ".env", "wallet.dat"),
+    *("credentials", "secret", "login data", "cookies", "logins.json", "key", "places.sqlite"),
+    *("local state", "google/chrome", "mozilla/firefox", "bravesoftware", "microsoft/edge"),
+    *("gcloud/", "ntds.dit", "wp-config.php", "kubeconfig", "\\", "unattend.xml", "groups.xml"),
+    ".config/",
+)
+SECRET_API_LITERALS = (
+    *("env", "cookie", "storage", "clipboard", "pbpaste", "xclip", "xsel", "security", "cmdkey"),
+    *("vaultcmd", "get-credential", "keyring", "secret-tool", "credenumerate"),
+)
+FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The non-ASCII characters an ASCII letter of a case-insensitive `re` pattern
+matches: İ ı (i), ſ (s), the Kelvin sign (k)."""
 
 URL = re.compile(r"(?i)\b(?:https?|ftp|ftps|sftp|tftp|wss?|s3|gs|smb|file)://([^/\s:'\"?#`)\]}]+)")
 OWN_HOST = re.compile(

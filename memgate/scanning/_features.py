@@ -26,8 +26,6 @@ time on any input; the analyzer reads the chunk in windows)."""
 _PRIME = np.uint64(0x100000001B3)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(64 - FEATURE_BITS)
-_SPACE = np.uint64(32)
-_ZERO = np.uint64(48)
 _TOP = 0x3000
 _IS_SPACE = np.zeros(_TOP + 2, dtype=bool)
 """Whitespace by code point up to U+3000 (ideographic space); the last cell stands
@@ -40,12 +38,17 @@ def fold(text: str) -> npt.NDArray[np.uint64]:
     """The folded code points of a text: lower case, digits to `0`, whitespace
     runs to one space (numpy does it; `str.translate` costs 0.5 ms per 2 KB)."""
     raw = text[:MAX_CODEPOINTS].lower().encode("utf-32-le", "surrogatepass")
-    cp = np.frombuffer(raw, dtype=np.uint32).astype(np.uint64)
-    cp[(cp >= 48) & (cp <= 57)] = _ZERO
-    cp[_IS_SPACE[np.minimum(cp, _TOP + 1)]] = _SPACE
-    space = cp == _SPACE
-    keep = ~(space & np.concatenate(([True], space[:-1])))
-    out: npt.NDArray[np.uint64] = cp[keep]
+    # NOTE: folded in 32 bits and widened once at the end, after the repeated
+    # spaces are gone: the same values as folding in 64 bits, half the memory.
+    cp = np.frombuffer(raw, dtype=np.uint32).copy()
+    cp[(cp - np.uint32(48)) <= np.uint32(9)] = 48  # wraps below '0': one compare
+    cp[_IS_SPACE[np.minimum(cp, _TOP + 1)]] = 32
+    space = cp == 32
+    keep = np.empty(len(cp), dtype=bool)
+    if len(cp):
+        keep[0] = not space[0]
+        np.logical_not(space[1:] & space[:-1], out=keep[1:])
+    out: npt.NDArray[np.uint64] = cp[keep].astype(np.uint64)
     return out
 
 
@@ -57,18 +60,25 @@ def unfold(cp: npt.NDArray[np.uint64]) -> str:
 def hashed_ngrams(cp: npt.NDArray[np.uint64]) -> npt.NDArray[np.intp]:
     """Feature index of every n-gram of folded code points (with repeats)."""
     n = len(cp)
-    parts: list[npt.NDArray[np.uint64]] = []
-    h = np.zeros(n, dtype=np.uint64)
+    total = sum(max(n - size + 1, 0) for size in NGRAM_SIZES)
+    out = np.empty(total, dtype=np.uint64)
+    offset = 0
+    h = cp
     for size in range(1, NGRAM_SIZES[-1] + 1):
         if size > n:
             break
-        # h[i] = hash of cp[i : i + size], built from the (size - 1)-gram hashes.
-        h = h[: n - size + 1] * _PRIME + cp[size - 1 :]
+        # h[i] = hash of cp[i : i + size], built from the (size - 1)-gram hashes
+        # (the 1-gram hash 0 * _PRIME + cp is cp itself).
+        if size > 1:
+            h = h[: n - size + 1] * _PRIME + cp[size - 1 :]
         if size in NGRAM_SIZES:
-            parts.append(((h + np.uint64(size)) * _MIX) >> _SHIFT)
-    if not parts:
-        return np.zeros(0, dtype=np.intp)
-    return np.concatenate(parts).astype(np.intp)
+            part = out[offset : offset + len(h)]
+            np.add(h, np.uint64(size), out=part)
+            np.multiply(part, _MIX, out=part)
+            np.right_shift(part, _SHIFT, out=part)
+            offset += len(h)
+    # every index is below 2**FEATURE_BITS: the same bits as a signed integer
+    return out.view(np.int64).astype(np.intp, copy=False)
 
 
 def ngram_span(n: int, position: int) -> tuple[int, int]:

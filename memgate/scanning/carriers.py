@@ -47,6 +47,8 @@ _PREFIXES = (
     re.compile(r"^\t[@-]{0,2}"),  # Makefile recipe
     re.compile(r"^\s*[\w.-]{1,40}\s*=\s*[\"']?!"),  # git alias `name = !cmd`
 )
+# one of `_PREFIXES` matches at the start of a line (one match instead of seven)
+_ANY_PREFIX = re.compile("|".join(f"(?:{p.pattern})" for p in _PREFIXES))
 _JSON_PAIR = re.compile(r'"(?:[^"\\\n]|\\.){0,200}"\s*:\s*"((?:[^"\\\n]|\\.){4,4000})"')
 _JSON_ARRAY = re.compile(
     r'\[\s*("(?:[^"\\\n]|\\.){0,2000}"(?:\s*,\s*"(?:[^"\\\n]|\\.){0,2000}"){0,40})\s*\]'
@@ -101,7 +103,8 @@ class Carrier:
 
 def is_placeholder_doc(text: str) -> bool:
     """A documentation template (`scp {{path}} {{host}}:`): not a real command."""
-    return _PLACEHOLDER.search(text) is not None
+    # every match holds `{{`: the pattern's lookbehind is tried at every position
+    return "{{" in text and _PLACEHOLDER.search(text) is not None
 
 
 def is_mention(sentence: str) -> bool:
@@ -198,7 +201,7 @@ def _lines(text: str, lo: int, hi: int, out: list[Carrier], group: int) -> None:
 
 
 def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
-    spans = list(_INLINE.finditer(line))
+    spans = list(_INLINE.finditer(line)) if "`" in line else []  # every span is in backticks
     if spans:
         outside = _INLINE.sub(" ", line)
         prose = _has_words(outside, 3)
@@ -251,6 +254,8 @@ def _prefix_length(line: str) -> int:
     """Length of the carrier prefixes (`_PREFIXES`: list marks, prompts, Dockerfile
     instructions, YAML script keys, cron times, Makefile tabs, git aliases) that
     open `line`, up to three stacked."""
+    if _ANY_PREFIX.match(line) is None:
+        return 0  # no prefix opens the line: the first round changes nothing
     cut = 0
     for _ in range(3):
         changed = False
@@ -308,11 +313,14 @@ def _has_words(text: str, n: int) -> bool:
 
 def _json_values(body: str, start: int, out: list[Carrier], group: int) -> None:
     """String values of JSON-ish text (package.json scripts, tool args, tasks)."""
-    for m in _JSON_PAIR.finditer(body):
+    if '"' not in body:
+        return  # both patterns match quoted strings only
+    # a pair holds a colon, an array a bracket: the scans are skipped without one
+    for m in _JSON_PAIR.finditer(body) if ":" in body else ():
         _json_string(m.group(1), start + m.start(1), out, group)
         if len(out) >= MAX_CARRIERS:
             return
-    for m in _JSON_ARRAY.finditer(body):
+    for m in _JSON_ARRAY.finditer(body) if "[" in body else ():
         # exec form (`CMD ["sh", "-c", "..."]`, task args): the items as one command line
         items = _JSON_ITEM.findall(m.group(1))
         if len(items) >= 2:

@@ -225,13 +225,29 @@ def _powershell_marker(head: str) -> bool:
     return False
 
 
-def _sniff_marker(name: str, pattern: re.Pattern[str], head: str) -> bool:
-    """`pattern.search(head)`, skipped when no literal of the pattern is present."""
+@lru_cache(maxsize=1)
+def _sniff_words() -> KeywordSet:
+    """Every literal of the sniff patterns and of the Python markers, for one
+    Aho-Corasick pass per carrier instead of an `in` scan per literal."""
+    return KeywordSet((*(w for ws in _SNIFF_LITERALS.values() for w in ws), *_PY_LITERALS))
+
+
+_SNIFF_SETS = {name: frozenset(words) for name, words in _SNIFF_LITERALS.items()}
+_PY_SET = frozenset(_PY_LITERALS)
+
+
+def _sniff_marker(
+    name: str, pattern: re.Pattern[str], head: str, present: frozenset[str] | None = None
+) -> bool:
+    """`pattern.search(head)`, skipped when no literal of the pattern is present
+    (`present`: the literals of `_sniff_words` in `head`, when known)."""
     if name == "powershell":
         return _powershell_marker(head)
-    if not any(lit in head for lit in _SNIFF_LITERALS[name]) and not (
-        name == "javascript" and _JS_DECL.match(head)
-    ):
+    if present is None:
+        has_literal = any(lit in head for lit in _SNIFF_LITERALS[name])
+    else:
+        has_literal = not _SNIFF_SETS[name].isdisjoint(present)
+    if not has_literal and not (name == "javascript" and _JS_DECL.match(head)):
         return False
     return pattern.search(head) is not None
 
@@ -295,10 +311,11 @@ def sniff(text: str, hint: str | None) -> str:
     first = head.lstrip().split("\n", 1)[0]
     if _SHELL_FIRST.match(first):
         return "shell"
+    present = _sniff_words().present(head)
     for name, pattern in _LANG_SNIFF:
-        if _sniff_marker(name, pattern, head):
+        if _sniff_marker(name, pattern, head, present):
             return name
-    if any(lit in head for lit in _PY_LITERALS) and has_python_hint(head):
+    if not _PY_SET.isdisjoint(present) and has_python_hint(head):
         return "python"
     if "(" in head and _GENERIC_CODE.search(head):
         return "code"
@@ -921,7 +938,7 @@ def _shell_stmt(
                 stmt.tags.update({"obfuscated", "exec"})
                 stmt.notes.append("command name built at run time")
     text_effects(stmt.text, stmt, among)
-    if "(" in stmt.text or '"' in stmt.text:
+    if ("(" in stmt.text or '"' in stmt.text) and any(w in stmt.text for w in _SINK_LITERALS):
         for sm in _SINK_STRING.finditer(stmt.text):
             inner = sm.group("s")
             if sm.group(0)[0] != "`" and " " in inner:
@@ -1205,10 +1222,22 @@ _SINK_STRING = re.compile(
 )
 
 
+# Every `_SINK_STRING` match holds one of these (case as written: the pattern is
+# case-sensitive; `shell_?exec` holds `exec`, the `output` calls `output`,
+# `[Cc]ommand` `ommand`, `[Ss]hell` `hell`, a backtick opens the last alternative).
+_SINK_LITERALS = (
+    *("system", "popen", "passthru", "exec", "spawn", "ommand", "output", "check_call"),
+    *("hell", "Start", "Run", "%x{", "qx{", "`"),
+)
+
+
 def _sink_strings(line: str) -> list[re.Match[str]]:
-    """`_SINK_STRING` matches of a line. Each ends in a quoted string, so a line
-    without a quote has none (the pattern's alternation costs several µs a line)."""
+    """`_SINK_STRING` matches of a line. Each ends in a quoted string and holds a
+    sink literal, so a line without both has none (the pattern's alternation is
+    tried at every position: several µs a line)."""
     if "'" not in line and '"' not in line and "`" not in line:
+        return []
+    if not any(w in line for w in _SINK_LITERALS):
         return []
     return list(_SINK_STRING.finditer(line))
 
@@ -1292,7 +1321,11 @@ def text_effects(text: str, stmt: Stmt, among: frozenset[str] | None = None) -> 
     if (
         "secret" not in stmt.tags
         and not present.isdisjoint(lex.SECRET_WORDS)
-        and (lex.SECRET_API.search(text) or lex.SECRET_VAR.search(text) or _reads_secret_path(text))
+        and (
+            _has_match(lex.SECRET_API, lex.SECRET_API_LITERALS, text)
+            or lex.SECRET_VAR.search(text)
+            or _reads_secret_path(text)
+        )
     ):
         stmt.tags.add("secret")
     if "://" in text:  # in every `lex.URL` match
@@ -1300,8 +1333,18 @@ def text_effects(text: str, stmt: Stmt, among: frozenset[str] | None = None) -> 
 
 
 def _reads_secret_path(text: str) -> bool:
-    m = lex.SECRET_PATH.search(text)
-    return m is not None
+    return _has_match(lex.SECRET_PATH, lex.SECRET_PATH_LITERALS, text)
+
+
+def _has_match(pattern: re.Pattern[str], literals: Sequence[str], text: str) -> bool:
+    """`pattern.search(text) is not None`, skipped when the text holds none of the
+    pattern's lower-case literals. The two patterns ignore case and have no literal
+    head, so `re` tries them at every position: ~100 µs on a long statement."""
+    if not any(ch in text for ch in lex.FOLDS_TO_ASCII):
+        low = text.lower()
+        if not any(w in low for w in literals):
+            return False
+    return pattern.search(text) is not None
 
 
 def _analyze_carrier(

@@ -583,6 +583,10 @@ class IdentifierAnalyzer:
         )
         self._automaton = AhoCorasick(words, matchkind=MatchKind.Standard) if words else None
         self._min_digits = min((s.digits for s in self._specs if s.kind != "email"), default=0)
+        # the specs of each chunk kind, in rule order (hits keep their order)
+        self._by_kind = {
+            kind: tuple(s for s in self._specs if kind in s.kinds) for kind in ChunkKind
+        }
         self._has_email = any(s.kind == "email" for s in self._specs)
 
     def _labels(self, lower: str) -> _Labels:
@@ -613,9 +617,8 @@ class IdentifierAnalyzer:
         # allowed between them) is as long as its `digits`: found once, lazily.
         longest = -1
         labels = self._labels(_lower(text))
-        for spec in self._specs:
-            if chunk.kind not in spec.kinds:
-                continue
+        found = labels.ends
+        for spec in self._by_kind[chunk.kind]:
             if spec.kind == "email":
                 if wants_email:
                     yield from self._emails(spec, text)
@@ -623,22 +626,22 @@ class IdentifierAnalyzer:
             if digit_count < spec.digits:
                 continue
             if spec.kind == "record":
-                if labels.any(spec.keyword_set):
+                if not spec.keyword_set.isdisjoint(found):
                     yield from self._records(spec, text, labels)
                 continue
             if spec.shape is not None and spec.shape.search(text) is None:
                 continue  # no match of `regex` can hold no match of its shape
             if spec.kind == "phone":
                 if (
-                    labels.any(spec.keyword_set)
-                    or labels.any(spec.near_set)
+                    not spec.keyword_set.isdisjoint(found)
+                    or not spec.near_set.isdisjoint(found)
                     or "+" in text
                     or ("00" in text or "@" in text)
                 ):
                     yield from self._phones(spec, text, labels)
                 continue
             if spec.label_required:
-                if not labels.any(spec.keyword_set):
+                if spec.keyword_set.isdisjoint(found):
                     continue
             else:
                 if longest < 0:

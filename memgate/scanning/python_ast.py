@@ -622,6 +622,7 @@ def _limit(hits: Iterator[Hit]) -> Iterator[Hit]:
 _FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([\w+.-]*)")
 _BLOCK_LANGUAGES = frozenset({"", *PYTHON_LANGUAGES})
 MAX_BLOCKS = 16
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 def _fenced_blocks(text: str) -> list[tuple[int, int, str]]:
@@ -693,13 +694,6 @@ class PythonFlowAnalyzer:
                     both.setdefault(i, []).append(spec)
         if not crossing:
             return []
-        # One module of the blocks holding a source or a sink word, at their own
-        # offsets (everything else blanked, line breaks kept): a hit's span is a
-        # span of the memory.
-        masked = [" " if ch != "\n" else ch for ch in text]
-        for i in sorted(relevant):
-            a, b = blocks[i]
-            masked[a:b] = text[a:b]
         alone: set[str] = set()
         for i, specs in both.items():
             a, b = blocks[i]
@@ -708,7 +702,18 @@ class PythonFlowAnalyzer:
         live = [s for s in crossing if s.rule.id not in alone]
         if not live:
             return []
-        joined_facts = python_facts("".join(masked), False)
+        # One module of the blocks holding a source or a sink word, at their own
+        # offsets (everything else blanked, line breaks kept): a hit's span is a
+        # span of the memory.
+        parts: list[str] = []
+        pos = 0
+        for i in sorted(relevant):
+            a, b = blocks[i]
+            parts.append(_NOT_NEWLINE.sub(" ", text[pos:a]))
+            parts.append(text[a:b])
+            pos = b
+        parts.append(_NOT_NEWLINE.sub(" ", text[pos:]))
+        joined_facts = python_facts("".join(parts), False)
         if not joined_facts.parsed:
             return []
         joined = python_effects(joined_facts)
