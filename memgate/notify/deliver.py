@@ -271,6 +271,7 @@ class Deliverer:
     async def run(self) -> None:
         """Deliver forever: poll the outbox, prune old rows now and then. A failure
         of the outbox itself is logged and retried; it never stops the worker."""
+        failing = 0
         while True:
             try:
                 report = await self.deliver_once()
@@ -278,11 +279,15 @@ class Deliverer:
                 if now - self._last_prune > 3600.0:
                     self._last_prune = now
                     await self.outbox.prune(now - PRUNE_AFTER_SECONDS)
+                failing = 0
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("notification delivery failed: %s", type(exc).__name__)
-                report = DrainReport()
+                failing += 1
+                if failing == 1 or failing % 100 == 0:  # logged, not once a second
+                    log.warning("notification delivery failed: %s", type(exc).__name__)
+                await asyncio.sleep(min(30.0, self.poll_seconds * 2**failing))
+                continue
             if report.delivered + report.failed + report.given_up < self.batch:
                 await asyncio.sleep(self.poll_seconds)
 

@@ -355,3 +355,30 @@ def test_a_plain_json_notice_is_the_notice(tmp_path: Path) -> None:
 
 
 _ = timedelta
+
+
+def test_the_worker_outlives_an_outbox_that_is_not_there_yet(tmp_path: Path) -> None:
+    """A worker started before its database exists (or while it cannot be read)
+    keeps polling, quietly, and delivers once the store is there."""
+    with receiving() as receiver:
+
+        async def go() -> None:
+            outbox = open_outbox(tmp_path)
+            deliverer = Deliverer(outbox, [Target(receiver.url)], poll_seconds=0.01)
+            worker = asyncio.create_task(deliverer.run())
+            try:
+                await asyncio.sleep(0.3)
+                assert not worker.done()
+                gateway = await open_gateway(tmp_path)
+                try:
+                    receipt = await gateway.write(web_note("late start"))
+                    (request,) = await arrived(receiver, 1, within=40)
+                    assert request.json()["memory_id"] == receipt.id
+                finally:
+                    await gateway.close()
+            finally:
+                worker.cancel()
+                await deliverer.close()
+                await outbox.close()
+
+        asyncio.run(go())
