@@ -11,6 +11,7 @@ from typing import Any
 from memgate.domain import Decision
 from memgate.domain.events import Op
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName, check_transition
+from memgate.domain.notices import REVIEW_TIMEOUT_REASON
 from memgate.domain.ports import PoolQuery
 from memgate.errors import IllegalTransition, NotFound, OversizedWrite, ReviewRefused
 from memgate.gateway.context import (
@@ -190,7 +191,11 @@ class Review:
             stale.extend(item for item in page if item.updated_at < cutoff)
         for item in stale:
             await self._change(
-                item, Op.REJECTED, MemoryState.REJECTED, actor=SYSTEM_ACTOR, reason="review_timeout"
+                item,
+                Op.REJECTED,
+                MemoryState.REJECTED,
+                actor=SYSTEM_ACTOR,
+                reason=REVIEW_TIMEOUT_REASON,  # the outbox tells people on this reason
             )
         return len(stale)
 
