@@ -104,10 +104,13 @@ class FakeClock:
 @cache
 def policy() -> Policy:
     """The bundled policy, but content seen in two sessions (not three) is
-    promoted, so that 20-step runs reach automatic promotion."""
+    promoted, so that 20-step runs reach automatic promotion; and routing by
+    provenance is off (the model routes by source and scan alone; what sessions
+    read is tested in tests/test_provenance.py)."""
     base = Policy.load()
     routing = base.routing.model_copy(update={"promotion_sessions": 2})
-    return base.model_copy(update={"routing": routing})
+    provenance = base.provenance.model_copy(update={"auto_approve": frozenset()})
+    return base.model_copy(update={"routing": routing, "provenance": provenance})
 
 
 @cache

@@ -32,6 +32,7 @@ from memgate.gateway.context import (
     new_id,
     state_event,
 )
+from memgate.gateway.provenance import Provenance
 
 
 class FindingSummary(BaseModel):
@@ -57,6 +58,10 @@ class WriteReceipt(BaseModel):
     version: int = 1
     promoted_id: str | None = None
     """Set when this write made its content a promotion candidate and it was promoted."""
+    provenance: str | None = None
+    """Why provenance held the write for review (or marked a short-term one): the
+    reads that tainted its session, e.g. "session s7 read m_… (web, transient)
+    40 s before". None: its session was clean, or provenance does not route it."""
 
 
 def _summary(findings: Sequence[Finding]) -> tuple[FindingSummary, ...]:
@@ -94,6 +99,7 @@ class Admission:
 
     def __init__(self, ctx: GatewayContext) -> None:
         self.ctx = ctx
+        self.provenance = Provenance(ctx)
 
     async def restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
@@ -102,6 +108,7 @@ class Admission:
         for item in sorted(await ctx.store.short_term_items(), key=lambda i: i.created_at):
             await ctx.short.put(item)
             ctx.notes.note(item, ctx.routing.promotion_sessions)
+            self.provenance.note(item)
         await self.expire_due()
 
     def _maybe_snapshot(self, seq: int) -> None:
@@ -198,7 +205,9 @@ class Admission:
         actor: str | None = None,
     ) -> WriteReceipt:
         ctx = self.ctx
-        pool, state, route_op = self._route(write, report)
+        pool, state, route_op, taint = await self.provenance.route(
+            write, report, (*self._route(write, report), None), derived_from
+        )
         keyed = write.key is not None and pool is not PoolName.NONE
         # Keyed writes read the previous version, so they take the lock for the
         # read-modify-append; unkeyed writes don't, and share group commits.
@@ -207,7 +216,7 @@ class Admission:
             if keyed and write.key is not None:
                 previous = await self._by_key(pool, write.namespace, write.key)
             item, event = self._new_version(
-                write, report, pool, state, op or route_op, actor, previous, derived_from
+                write, report, pool, state, op or route_op, actor, previous, derived_from, taint
             )
             (record,) = await ctx.store.append([event])
             self._maybe_snapshot(record.seq)
@@ -215,6 +224,7 @@ class Admission:
                 await ctx.short.put(item)
         if pool is PoolName.SHORT:
             ctx.notes.note(item, ctx.routing.promotion_sessions)
+        self.provenance.note(item)
         return WriteReceipt(
             id=item.id,
             state=state,
@@ -224,6 +234,7 @@ class Admission:
             findings=_summary(report.findings),
             seq=record.seq,
             version=item.version,
+            provenance=taint,
         )
 
     def _new_version(
@@ -236,6 +247,7 @@ class Admission:
         actor: str | None,
         previous: MemoryItem | None,
         derived_from: tuple[str, ...],
+        taint: str | None = None,
     ) -> tuple[MemoryItem, Event]:
         now = self.ctx.clock()
         expires = None
@@ -265,12 +277,13 @@ class Admission:
             fingerprint=content_fingerprint(report.redacted),
             version=previous.version + 1 if previous else 1,
             derived_from=derived_from,
+            reason=taint,
         )
         # NOTE: a new version of a keyed memory enters afresh (routing decides its
         # state), so it is checked as an entry, not as an edge from the old state.
         check_transition(None, state, item.id)
         actor = actor or write.agent_id or write.session_id or write.source.value
-        reason = "; ".join(report.reasons) or None
+        reason = "; ".join([*report.reasons, *([taint] if taint else [])]) or None
         before = previous.state if previous else None
         return item, state_event(op, item, before, actor=actor, reason=reason, at=now)
 

@@ -62,7 +62,10 @@ def entry_reasons(gw: Gateway, item: MemoryItem, history: list[LogRecord]) -> li
             reasons = [r.strip() for r in text.split(";") if r.strip()]
             break
     if item.state is MemoryState.PENDING_REVIEW:
-        if not gw.routing.trusted(item.source):
+        automatic = gw.routing.trusted(item.source) or (
+            item.source in gw.policy.provenance.auto_approve
+        )
+        if not automatic:
             reasons.append(f"source {item.source.value} is never approved automatically")
         if item.trust_score < gw.policy.thresholds.approve:
             reasons.append(f"trust below the approve threshold {gw.policy.thresholds.approve:.2f}")
