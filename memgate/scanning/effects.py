@@ -48,7 +48,7 @@ from tree_sitter import Node
 
 from memgate.domain import Chunk, Severity
 from memgate.scanning import _effects_lexicon as lex
-from memgate.scanning._code_lang import KeywordSet, has_python_hint
+from memgate.scanning._code_lang import KeywordSet, has_any, has_python_hint
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.carriers import MAX_DEPTH, Carrier, extract, is_placeholder_doc
 from memgate.scanning.rules import Rule
@@ -1340,10 +1340,9 @@ def _has_match(pattern: re.Pattern[str], literals: Sequence[str], text: str) -> 
     """`pattern.search(text) is not None`, skipped when the text holds none of the
     pattern's lower-case literals. The two patterns ignore case and have no literal
     head, so `re` tries them at every position: ~100 µs on a long statement."""
-    if not any(ch in text for ch in lex.FOLDS_TO_ASCII):
-        low = text.lower()
-        if not any(w in low for w in literals):
-            return False
+    folds = not text.isascii() and has_any(text, lex.FOLDS_TO_ASCII)
+    if not folds and not has_any(text.lower(), literals):
+        return False
     return pattern.search(text) is not None
 
 
@@ -1561,18 +1560,19 @@ def build_model(text: str) -> _Model:
     the scanner asks for the same text twice in a row (the analyzer, then its
     Python pieces); a larger memo would make a benchmark's repeated inputs free
     and keep memory texts in a module-level cache."""
-    model = _build(text, skip_inert=True)
+    carriers = extract(text[:MAX_TEXT])
+    model = _build(text, carriers, skip_inert=True)
     if model.inert_groups:
         tagged = {s.group for s in model.stmts if s.tags}
         if model.inert_bound + len(model.stmts) >= MAX_STATEMENTS or (tagged & model.inert_groups):
-            model = _build(text, skip_inert=False)
+            model = _build(text, carriers, skip_inert=False)
     return model
 
 
-def _build(text: str, *, skip_inert: bool) -> _Model:
+def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Model:
     model = _Model()
     full = _carrier_keywords()
-    for carrier in extract(text[:MAX_TEXT]):
+    for carrier in carriers:
         low = carrier.text.lower()
         if not full.present(low):
             continue
@@ -1883,7 +1883,7 @@ def _python_marker(text: str) -> bool:
 
 
 def _stmt_bound(text: str) -> int:
-    return len(text.split()) + sum(text.count(ch) for ch in _STMT_BREAKS) + 1
+    return len(text.split()) + sum(map(text.count, _STMT_BREAKS)) + 1
 
 
 def _python_pieces(text: str) -> list[Carrier] | None:
