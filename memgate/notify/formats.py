@@ -77,18 +77,30 @@ def plain(notice: Notice) -> dict[str, Any]:
     }
 
 
-def slack_escape(text: str) -> str:
+SLACK_FIELD_CHARS = 1900
+"""Block Kit caps a field's text at 2,000 characters (a section's at 3,000)."""
+
+
+def slack_escape(text: str, limit: int = SLACK_FIELD_CHARS) -> str:
     """Slack reads `<...>` as links and mentions (`<!channel>`) and `&` as an entity:
-    escaped as its docs require, stored text never formats or pings."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped as its docs require, stored text never formats or pings. At most
+    `limit` characters after escaping (an escape is never cut in half)."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if len(escaped) <= limit:
+        return escaped
+    cut = escaped[: limit - 1]
+    amp = cut.rfind("&")
+    if amp != -1 and ";" not in cut[amp:]:
+        cut = cut[:amp]
+    return cut + "…"
 
 
 def slack(notice: Notice, link: str | None = None) -> dict[str, Any]:
     """A Slack incoming-webhook message: `text` (notifications, old clients) and blocks."""
-    title = slack_escape(headline(notice))
+    title = slack_escape(headline(notice), 1000)
     lines = [f"*{title}*"]
     if notice.reason:
-        lines.append(slack_escape(notice.reason))
+        lines.append(slack_escape(notice.reason, 1500))
     blocks: list[dict[str, Any]] = [
         {"type": "section", "text": {"type": "mrkdwn", "text": "\n".join(lines)}}
     ]

@@ -382,3 +382,42 @@ def test_the_worker_outlives_an_outbox_that_is_not_there_yet(tmp_path: Path) -> 
                 await outbox.close()
 
         asyncio.run(go())
+
+
+def test_slack_blocks_stay_within_block_kit_limits() -> None:
+    from memgate.domain.memory import utcnow
+    from memgate.domain.notices import Notice, NoticeKind
+    from memgate.notify import render
+
+    notice = Notice(
+        id="ev9",
+        kind=NoticeKind.REVIEW_PENDING,
+        at=utcnow(),
+        memory_id="m_" + "X" * 26,
+        namespace=tuple("&<>label" * 40 for _ in range(30)),
+        source="web",
+        reason="r" * 300,
+        rules=tuple(f"MG-SEC-{i:03d}" for i in range(40)),
+        excerpt="e" * 161,
+    )
+    message = json.loads(render(notice, Format.SLACK))
+    for block in message["blocks"]:
+        if "text" in block:
+            assert len(block["text"]["text"]) <= 3000
+        assert len(block.get("fields", [])) <= 10
+        assert all(len(f["text"]) <= 2000 for f in block.get("fields", []))
+
+
+def test_the_in_memory_twin_tells_a_library_gateway() -> None:
+    from memgate.bootstrap import memory_gateway, memory_outbox
+
+    async def go() -> None:
+        gateway = memory_gateway()
+        outbox = memory_outbox(gateway.store)
+        receipt = await gateway.write(web_note("kept in memory only"))
+        (entry,) = await outbox.claim(now=time.time() + 1, limit=10, lease=30)
+        assert entry.notice.kind.value == "review_pending"
+        assert entry.notice.memory_id == receipt.id
+        await gateway.close()
+
+    asyncio.run(go())
