@@ -332,7 +332,8 @@ def investigate_readers(
     Example:
       memgate investigate readers 01J9Z...
 
-    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not
+    or is behind the log on this memory (`graph_behind`: the gap is printed).
     """
     _investigate(Target.of(data_dir, url, key), lambda b: b.readers(memory_id), as_json)
 

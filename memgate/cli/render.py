@@ -132,6 +132,10 @@ def print_plan(console: Console, plan: RollbackPlan) -> None:
         console.print(f"[green]applied[/]: marker event seq {plan.marker_seq}")
 
 
+def _seqs(seqs: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seqs) or "none"
+
+
 def print_investigation(console: Console, found: Investigation) -> None:
     ok = found.status in ANSWERED
     style = "green" if found.status is InvestigationStatus.OK else ("yellow" if ok else "red")
@@ -141,6 +145,17 @@ def print_investigation(console: Console, found: Investigation) -> None:
     )
     if found.message:
         console.print(f"  {found.message}", highlight=False)
+    if found.gap is not None:
+        gap = found.gap
+        console.print(
+            f"  [yellow]incomplete[/]: the graph is {gap.events_behind} event(s) and"
+            f" {gap.reads_behind} read(s) behind the log;"
+            f" not projected yet: events {_seqs(gap.unprojected)},"
+            f" {gap.unprojected_reads} read(s); set aside: events {_seqs(gap.set_aside)},"
+            f" reads {_seqs(gap.set_aside_reads)}"
+            + ("; too much missing to tell what concerns it" if gap.unchecked else ""),
+            highlight=False,
+        )
     if found.readers:
         grid = Table(title="readers")
         for column in ("session", "call", "agent", "tool", "at"):

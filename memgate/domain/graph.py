@@ -226,6 +226,12 @@ class ProvenanceGraph(Protocol):
         now; False if it could not catch up in time."""
         ...
 
+    async def gap(self, memory_ids: Sequence[str]) -> GraphGap | None:
+        """What the graph does not have (not projected yet, or set aside) that
+        could change the readers or blast radius of these memories; None when
+        nothing (a rollback plan's evidence says `graph_behind` otherwise)."""
+        ...
+
     async def rebuild(self) -> int:
         """Drop the graph and project it again from SQLite; returns events projected."""
         ...

@@ -12,6 +12,7 @@ from typing import Any
 from memgate.domain.events import Event, Op
 from memgate.domain.graph import (
     MAX_DEPTH,
+    GraphGap,
     Investigation,
     InvestigationKind,
     InvestigationStatus,
@@ -146,9 +147,11 @@ class Incident:
         try:
             await graph.sync(within=5.0)
             impact = await graph.impact_of([memory_id], MAX_DEPTH, limit=100_000)
+            tainted = {row.memory_id for row in impact}
+            gap = await graph.gap([memory_id, *tainted])
         except GraphUnavailable:
             return None, InvestigationStatus.GRAPH_UNAVAILABLE
-        return {row.memory_id for row in impact}, InvestigationStatus.OK
+        return tainted, _complete(gap)
 
     async def _with_graph_evidence(
         self, result: RollbackPlan, status: InvestigationStatus | None
@@ -165,13 +168,19 @@ class Incident:
             await graph.sync(within=5.0)
             readers = await graph.readers_of(ids) if ids else ()
             derived = await graph.impact_of(ids, 3) if ids else ()
+            gap = await graph.gap([*ids, *(d.memory_id for d in derived)]) if ids else None
         except GraphUnavailable:
             return result.model_copy(update={"graph_status": InvestigationStatus.GRAPH_UNAVAILABLE})
+        # Behind on the scope's own taint walk, or on this evidence: either way
+        # the lists may be short, and the plan must not read as complete.
+        behind = status is InvestigationStatus.GRAPH_BEHIND or gap is not None
         return result.model_copy(
             update={
                 "readers": readers,
                 "derived": derived,
-                "graph_status": InvestigationStatus.OK,
+                "graph_status": (
+                    InvestigationStatus.GRAPH_BEHIND if behind else InvestigationStatus.OK
+                ),
             }
         )
 
@@ -307,3 +316,8 @@ class Incident:
             raise GraphUnavailable("graph disabled")
         await self.ctx.flush()
         return await self.ctx.graph.rebuild()
+
+
+def _complete(gap: GraphGap | None) -> InvestigationStatus:
+    """`graph_behind` when the graph is missing rows that concern the evidence."""
+    return InvestigationStatus.OK if gap is None else InvestigationStatus.GRAPH_BEHIND

@@ -473,6 +473,12 @@ class GraphProjection:
         )
         return None if gap.empty else gap
 
+    async def gap(self, memory_ids: Sequence[str]) -> GraphGap | None:
+        """The port's `gap`: as a blast radius over `memory_ids` would see it
+        (reads of them, writes by sessions that read them, their own events)."""
+        asked = _Asked(None, {"kind": "blast_radius"}, self._applied, await self.store.log_heads())
+        return await self._gap(asked, set(memory_ids))
+
     @staticmethod
     def _behind(gap: GraphGap, **fields: Any) -> Investigation:
         """The answer as far as the graph has it, marked incomplete."""

@@ -27,6 +27,7 @@ from pydantic import (
 
 from memgate.domain import Source, limits
 from memgate.domain.events import Checkpoint, LogRecord
+from memgate.domain.graph import SetAsideRow
 from memgate.domain.memory import MemoryItem, MemoryState, Target, check_content
 from memgate.errors import InvalidInput
 from memgate.service.keys import ACTOR_PREFIX, KeyInfo, Role
@@ -342,9 +343,17 @@ class Readiness(Model):
     graph: Literal["ok", "disabled", "unavailable"]
     log_head_seq: int | None = None
     projection_lag: int | None = None
+    graph_set_aside: int | None = None
+    """Rows the graph could not take (projection went on without them): the list
+    with reasons is `projection_status`, the log page of the UI and `memgate
+    graph rebuild`."""
     detail: str | None = None
 
 
 class GraphRebuilt(Model):
     events: int
     """Log events projected into the new graph."""
+    set_aside: int = 0
+    """Rows the graph could not take and the rebuild skipped."""
+    set_aside_rows: tuple[SetAsideRow, ...] = ()
+    """The skipped rows with their reasons (ids and reasons only, never a value)."""

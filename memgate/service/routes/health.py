@@ -24,7 +24,8 @@ async def healthz() -> Health:
     "/readyz",
     summary="Readiness: SQLite and the graph",
     description="200 when SQLite answers (status `degraded` when the graph does not); 503 "
-    "when SQLite does not or the service is not started.",
+    "when SQLite does not or the service is not started. `graph_set_aside` counts rows the "
+    "graph could not take: projection went on without them, so the graph stays `ok`.",
     response_model=Readiness,
     responses={503: {"model": Readiness, "description": "Not ready."}},
 )
@@ -49,6 +50,7 @@ async def readyz(request: Request) -> JSONResponse:
         graph=graph,  # type: ignore[arg-type]
         log_head_seq=head,
         projection_lag=projection.lag if projection.enabled else None,
+        graph_set_aside=projection.set_aside if projection.enabled else None,
     )
     return JSONResponse(body.model_dump(exclude_none=True))
 

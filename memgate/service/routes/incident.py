@@ -150,7 +150,10 @@ Until = Annotated[Instant | None, Query(description="Only reads at or before thi
     "/v1/investigate/readers/{memory_id}",
     summary="Who read a memory",
     description="Sessions and calls that were served the memory. The status tells apart "
-    "`unknown_memory`, `no_readers` and `graph_unavailable` (which proves nothing).",
+    "`unknown_memory`, `no_readers`, `graph_behind` (reads or events concerning the memory "
+    "are not in the graph: not projected yet, or set aside; `gap` says which, and the "
+    "readers listed are the ones the graph has) and `graph_unavailable` (which proves "
+    "nothing).",
 )
 async def readers(
     memory_id: Ident, principal: Admin, state: State, since: Since = None, until: Until = None
@@ -162,7 +165,8 @@ async def readers(
     "/v1/investigate/blast-radius/{memory_id}",
     summary="What a memory may have tainted",
     description="Memories written by sessions after they read this one (or one already "
-    "tainted), and memories derived from it, up to `depth` hops (1-6).",
+    "tainted), and memories derived from it, up to `depth` hops (1-6). `graph_behind` (not "
+    "`no_path`) when rows that could extend the walk are not in the graph.",
 )
 async def blast_radius(
     memory_id: Ident,
@@ -195,10 +199,17 @@ async def exposure(fingerprint: Ident, principal: Admin, state: State) -> Invest
     "/v1/graph/rebuild",
     summary="Rebuild the provenance graph from SQLite",
     description="Drops the graph and projects the log and reads again (SQLite is the source "
-    "of truth). 409 when this server runs without a graph, 503 when it cannot reach it.",
+    "of truth). Rows the graph cannot take are skipped and listed in `set_aside_rows`. 409 "
+    "when this server runs without a graph, 503 when it cannot reach it.",
     responses={**CONFLICT, 503: BUSY[503]},
 )
 async def rebuild_graph(principal: Admin, state: State) -> GraphRebuilt:
     if not (await state.gateway.projection_status()).enabled:
         raise Problem(409, "Conflict", "this server runs without a graph", kind="conflict")
-    return GraphRebuilt(events=await state.gateway.rebuild_graph())
+    events = await state.gateway.rebuild_graph()
+    projection = await state.gateway.projection_status()
+    return GraphRebuilt(
+        events=events,
+        set_aside=projection.set_aside,
+        set_aside_rows=projection.set_aside_rows,
+    )
