@@ -332,3 +332,41 @@ def test_set_aside_rows_are_projected_on_the_in_memory_twin_alike() -> None:
             await gw.close()
 
     asyncio.run(scenario())
+
+
+def test_a_rollback_plan_says_graph_behind_when_its_evidence_was_set_aside(
+    tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
+) -> None:
+    """A dry run to before a memory lists who read it; when a read of it was set
+    aside the plan says `graph_behind`, not a clean "nobody read it"."""
+    from memgate.domain.rollback import RollbackScope
+
+    async def scenario() -> None:
+        gw = await open_graph_gateway(tmp_path, falkordb_server, graph_name)
+        try:
+            clean = await gw.write(write("Lunch is at noon.", "s0", "c0"))
+            before = (await gw.checkpoint()).seq
+            case = await poisoned(gw)
+            assert await gw.graph.sync(within=10.0)  # type: ignore[union-attr]
+            scoped = await gw.rollback(
+                to=before,
+                reason="poisoned",
+                actor="op",
+                scope=RollbackScope(memory_id=case["good"]),
+            )
+            assert [c.memory_id for c in scoped.changes] == [case["good"]]
+            assert scoped.graph_status is S.GRAPH_BEHIND, scoped
+            # A plan whose memories the graph has whole stays `ok`.
+            other = await gw.rollback(
+                to=before,
+                reason="cleanup",
+                actor="op",
+                scope=RollbackScope(memory_id=case["later"]),
+            )
+            assert other.graph_status is S.OK, other
+            assert [r.session_id for r in other.readers] == ["s-after"]
+            assert clean.id not in {c.memory_id for c in other.changes}
+        finally:
+            await gw.close()
+
+    run(scenario())
