@@ -27,6 +27,9 @@ class Op(StrEnum):
     DEMOTED = "demoted"
     DELETED = "deleted"
     ROLLED_BACK = "rolled_back"
+    GUARD_DECIDED = "guard_decided"
+    """The tool-call guard decided a call (a marker: `memory_id` is `call:<id>`,
+    `detail` the decision without argument values)."""
 
 
 class Event(BaseModel):

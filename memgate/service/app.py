@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from memgate.bootstrap import open_gateway
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
+from memgate.guard import Guard, GuardPolicy, ValueStore
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.guards import BodyDeadline
@@ -26,7 +27,7 @@ from memgate.service.keys import KeyStore
 from memgate.service.metrics import Metrics, TimedInspector
 from memgate.service.notify import Notifier
 from memgate.service.problems import BodyLimit, install
-from memgate.service.routes import health, incident, keys, memories, review, scan
+from memgate.service.routes import guard, health, incident, keys, memories, review, scan
 from memgate.service.settings import Settings
 from memgate.service.ui.router import build_ui_router
 from memgate.service.witness import witness
@@ -40,6 +41,7 @@ TAGS = [
     {"name": "scan", "description": "Scan content without storing it."},
     {"name": "incident", "description": "Rollback, the audit log, provenance investigations."},
     {"name": "keys", "description": "API keys and their roles (admins)."},
+    {"name": "guard", "description": "Decide tool calls before they run; learn from results."},
     {"name": "health", "description": "Liveness, readiness, Prometheus metrics."},
 ]
 
@@ -50,6 +52,14 @@ async def open_for(settings: Settings) -> Gateway:
     return await open_gateway(
         settings.data_dir, policy=policy, graph=settings.graph, graph_name=settings.graph_name
     )
+
+
+def open_guard(settings: Settings, gateway: Gateway) -> Guard:
+    """The tool-call guard: the gateway's scanner, the guard policy, and the value
+    fingerprints under the data directory."""
+    policy = GuardPolicy.load(settings.guard_policy_path)
+    values = ValueStore(settings.data_dir / "db" / "guard.sqlite3")
+    return Guard(gateway.inspector.scanner, policy, values)
 
 
 async def maintain(gateway: Gateway, every: float) -> None:
@@ -85,6 +95,7 @@ def create_app(settings: Settings) -> FastAPI:
             )
         notifier = Notifier.start(settings)
         app.state.notifier = notifier
+        app.state.guard = open_guard(settings, gateway)
         try:
             yield
         finally:
@@ -98,6 +109,8 @@ def create_app(settings: Settings) -> FastAPI:
             await notifier.stop()
             del app.state.notifier
             del app.state.memgate
+            app.state.guard.values.close()
+            del app.state.guard
             await gateway.close()
             store.close()
 
@@ -120,7 +133,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(
         BodyDeadline, seconds=settings.body_timeout, max_bytes=settings.max_body_bytes
     )
-    for module in (memories, review, scan, incident, keys, health):
+    for module in (memories, review, scan, incident, keys, guard, health):
         app.include_router(module.router)
     app.include_router(build_ui_router())
     _document_security(app)

@@ -27,6 +27,7 @@ _ENV_FIELDS = {
     "GRAPH_NAME": "graph_name",
     "POLICY": "policy_path",
     "POLICY_PATH": "policy_path",
+    "GUARD_POLICY": "guard_policy_path",
     "MAX_BODY_BYTES": "max_body_bytes",
     "MAINTENANCE_SECONDS": "maintenance_seconds",
     "OPENTELEMETRY": "opentelemetry",
@@ -67,6 +68,8 @@ class Settings(BaseModel):
     """The graph's name on the FalkorDB server (several data dirs can share one server)."""
     policy_path: Path | None = None
     """A policy TOML file; None uses the bundled default policy."""
+    guard_policy_path: Path | None = None
+    """The tool-call guard's policy TOML; None uses memgate/guard/default_guard.toml."""
     max_body_bytes: int = Field(default=1 << 20, ge=1024)
     """Requests with a larger body are answered 413 before they are parsed."""
     opentelemetry: bool = False

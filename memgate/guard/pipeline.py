@@ -1,0 +1,376 @@
+"""The decision pipeline: permission matrix → call-chain tracker → parameter
+validator → flow check → allow | ask | deny | rewrite (+ warn).
+
+Each layer may object; the strictest objection decides (deny > ask > rewrite >
+allow) and names its layer. A deny from the matrix or the chain stops the
+pipeline early: nothing later can loosen it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+from memgate.domain import Category, Source
+from memgate.guard.chain import ChainTracker
+from memgate.guard.flow import decide_flow
+from memgate.guard.models import (
+    SEVERITY,
+    FlowReport,
+    GuardDecision,
+    Layer,
+    PathStep,
+    ResultRecorded,
+    ToolCall,
+    ToolResult,
+    Verdict,
+)
+from memgate.guard.params import Leaf, ParamReport, ParamValidator, leaves
+from memgate.guard.policy import Effect, GuardPolicy, RolePolicy, Rule
+from memgate.guard.values import Sighting, ValueStore, forms, sensitive_values, words
+from memgate.scanning.scanner import Scanner
+
+MAX_RESULT_CHARS = 512 * 1024
+Clock = Callable[[], float]
+
+
+@dataclass(slots=True)
+class _Outcome:
+    verdict: Verdict = Verdict.ALLOW
+    layer: Layer = Layer.NONE
+    reasons: list[str] = field(default_factory=list)
+    warn: bool = False
+
+    def denied(self) -> bool:
+        return self.verdict is Verdict.DENY
+
+    def object(self, verdict: Verdict, layer: Layer, reason: str) -> None:
+        self.reasons.append(f"{layer.value}: {reason}")
+        if SEVERITY[verdict] > SEVERITY[self.verdict]:
+            self.verdict, self.layer = verdict, layer
+
+
+class Guard:
+    """Decides tool calls and learns from their results. Build one per process
+    (it holds the hot window of the call-chain tracker)."""
+
+    def __init__(
+        self,
+        scanner: Scanner,
+        policy: GuardPolicy,
+        values: ValueStore,
+        *,
+        clock: Clock = time.time,
+    ) -> None:
+        self.scanner = scanner
+        self.policy = policy
+        self.values = values
+        self._clock = clock
+        self._params = ParamValidator(scanner, policy.params)
+        self._chain = ChainTracker(policy.chain.burst_seconds)
+        # One decision at a time: the hot window is shared state, and the
+        # service runs decisions off its event loop, in worker threads.
+        self._lock = threading.Lock()
+
+    # -- deciding ------------------------------------------------------------
+
+    def decide(self, call: ToolCall) -> GuardDecision:
+        """The decision on one call, before it runs."""
+        with self._lock:
+            return self._decide(call)
+
+    def _decide(self, call: ToolCall) -> GuardDecision:
+        started = time.perf_counter()
+        now = self._clock()
+        call_id = call.call_id or f"call_{uuid.uuid4().hex}"
+        role_name, role = self.policy.role(call.role)
+        agent = call.agent_id or call.session_id or "anonymous"
+        out = _Outcome()
+        rule = role.rule_for(call.tool)
+        # The chain's window counts every attempt, so a flood stays cut.
+        agent_count = self._chain.calls.hit(agent, now)
+        rule_count = self._chain.rules.hit(f"{agent}\x00{rule.tool}", now) if rule else 0
+        tool_count = self._chain.tools.hit(f"{agent}\x00{call.tool}", now)
+        depth = self._chain.depth(call_id, call.parent_call_id)
+
+        self._matrix(call, rule, role_name, rule_count, out)
+        if not out.denied():
+            self._chain_limits(call, role, agent_count, tool_count, depth, out)
+        updated: dict[str, Any] | None = None
+        path: list[PathStep] = []
+        flow: FlowReport | None = None
+        if not out.denied():
+            items = leaves(call.input)
+            report = self._params.check(call.tool, items)
+            for reason in report.deny:
+                out.object(Verdict.DENY, Layer.PARAMS, reason)
+            for reason in report.ask:
+                out.object(Verdict.ASK, Layer.PARAMS, reason)
+            destructive = (
+                report.destructive
+                or bool(rule and rule.destructive)
+                or any(fnmatchcase(call.tool, p) for p in self.policy.chain.destructive_tools)
+            )
+            scope = call.task_id or call.session_id or agent
+            if destructive and not out.denied():
+                used = self._chain.destructive_count(scope)
+                if used >= self.policy.chain.max_destructive_per_task:
+                    out.object(
+                        Verdict.DENY,
+                        Layer.CHAIN,
+                        f"circuit breaker: {used} destructive calls already in task {scope}",
+                    )
+            if not out.denied():
+                updated, path, flow = self._flow(call, call_id, items, report, out)
+            if destructive and out.verdict in (Verdict.ALLOW, Verdict.REWRITE):
+                self._chain.count_destructive(scope)
+        return GuardDecision(
+            decision=out.verdict,
+            warn=out.warn,
+            layer=out.layer,
+            reasons=tuple(out.reasons),
+            updated_input=updated if out.verdict in (Verdict.REWRITE, Verdict.ASK) else None,
+            path=tuple(path),
+            flow=flow,
+            call_id=call_id,
+            tool=call.tool,
+            role=role_name,
+            millis=(time.perf_counter() - started) * 1000,
+        )
+
+    def _matrix(
+        self, call: ToolCall, rule: Rule | None, role: str, count: int, out: _Outcome
+    ) -> None:
+        if rule is None:
+            effect = self.policy.default_effect
+            if effect is not Effect.ALLOW:
+                out.object(
+                    Verdict(effect.value),
+                    Layer.MATRIX,
+                    f"no rule of role {role!r} covers {call.tool!r} (default {effect.value})",
+                )
+            return
+        if rule.effect is not Effect.ALLOW:
+            reason = f"role {role!r} rule {rule.tool!r} says {rule.effect.value}"
+            out.object(Verdict(rule.effect.value), Layer.MATRIX, reason + _note(rule))
+            if rule.effect is Effect.DENY:
+                return
+        if rule.requires_task and call.task_id is None:
+            out.object(Verdict.DENY, Layer.MATRIX, f"rule {rule.tool!r} requires a task context")
+        if rule.allowed_keys is not None:
+            extra = sorted(set(call.input) - rule.allowed_keys)
+            if extra:
+                out.object(
+                    Verdict.DENY,
+                    Layer.MATRIX,
+                    f"rule {rule.tool!r} does not allow argument(s) {', '.join(extra)}",
+                )
+        if rule.max_calls_per_minute is not None and count > rule.max_calls_per_minute:
+            out.object(
+                Verdict.DENY,
+                Layer.MATRIX,
+                f"rule {rule.tool!r}: call {count} in a minute, limit {rule.max_calls_per_minute}",
+            )
+        for pattern in rule.blocked_patterns:
+            compiled = re.compile(pattern)
+            for leaf in leaves(call.input):
+                if compiled.search(leaf.text):
+                    out.object(
+                        Verdict.DENY,
+                        Layer.MATRIX,
+                        f"{leaf.path} matches blocked pattern {pattern!r} of rule {rule.tool!r}",
+                    )
+                    return
+
+    def _chain_limits(
+        self,
+        call: ToolCall,
+        role: RolePolicy,
+        agent_count: int,
+        tool_count: int,
+        depth: int,
+        out: _Outcome,
+    ) -> None:
+        chain = self.policy.chain
+        limit = role.max_calls_per_minute or chain.max_calls_per_minute
+        if agent_count > limit:
+            out.object(
+                Verdict.DENY, Layer.CHAIN, f"call {agent_count} in a minute, agent limit {limit}"
+            )
+        if depth > chain.max_depth:
+            out.object(Verdict.DENY, Layer.CHAIN, f"chain depth {depth} > {chain.max_depth}")
+        if tool_count >= chain.burst_calls:
+            out.warn = True
+            out.reasons.append(
+                f"chain: warn: {tool_count} calls of {call.tool} within {chain.burst_seconds:g}s"
+            )
+
+    def _flow(
+        self, call: ToolCall, call_id: str, items: list[Leaf], report: ParamReport, out: _Outcome
+    ) -> tuple[dict[str, Any] | None, list[PathStep], FlowReport | None]:
+        policy = self.policy.flow
+        by_fp: dict[str, list[tuple[Leaf, str]]] = {}
+        for leaf in items:
+            for word in words(leaf.text, policy.min_token, policy.max_tokens):
+                by_fp.setdefault(self.scanner.fingerprint(word), []).append((leaf, word))
+        literal_fps = {f.fingerprint: leaf for leaf, f in report.secrets if f.fingerprint}
+        sightings = self.values.lookup([*by_fp, *literal_fps], policy.max_reads_per_value)
+        tainted: dict[str, list[tuple[str, str]]] = {}
+        hits: dict[str, list[str]] = {}  # leaf path -> words to redact
+        path: list[PathStep] = []
+        seen_values: set[tuple[str, str]] = set()
+        for s in sightings:
+            places = by_fp.get(s.fp) or []
+            if s.fp in literal_fps and not places:
+                places = [(literal_fps[s.fp], "")]
+            for leaf, word in places:
+                tainted.setdefault(leaf.arg, []).append((s.call_id, s.value_fp))
+                if word:
+                    hits.setdefault(leaf.path, []).append(word)
+                if (s.call_id, s.value_fp) not in seen_values:
+                    seen_values.add((s.call_id, s.value_fp))
+                    path.append(_read_step(s))
+                path.append(
+                    PathStep(
+                        kind="arg", call_id=call_id, session_id=call.session_id,
+                        tool=call.tool, fingerprint=s.value_fp, form=s.form, rule_id=s.rule_id,
+                        arg=leaf.path,
+                    )
+                )  # fmt: skip
+        known = {s.value_fp for s in sightings} | {s.fp for s in sightings}
+        unknown = sorted({leaf.path for fp, leaf in literal_fps.items() if fp not in known})
+        for where in unknown:
+            if policy.unknown_secret is not Effect.ALLOW:
+                out.object(
+                    Verdict(policy.unknown_secret.value),
+                    Layer.FLOW,
+                    f"{where} carries a secret no earlier result showed",
+                )
+        if not tainted:
+            return None, path, None
+        cut = decide_flow(call.input.keys(), tainted, policy.destination_args | _CODE_ARGS)
+        flow = FlowReport(
+            value=cut.value,
+            block_cost=cut.block_cost,
+            tainted_args=tuple(sorted(tainted)),
+            cut_args=cut.cut_args,
+        )
+        reads = sorted({f"{s.tool or '?'} in session {s.session_id or '?'}" for s in sightings})
+        if cut.blocked:
+            out.object(
+                Verdict.DENY,
+                Layer.FLOW,
+                f"argument(s) {', '.join(sorted(tainted))} carry sensitive values read by "
+                f"{'; '.join(reads)}; max flow {cut.value:g} = block cost {cut.block_cost}",
+            )
+            return None, path, flow
+        updated = _redacted_input(call.input, set(cut.cut_args), hits, report.redacted)
+        out.object(
+            Verdict.REWRITE,
+            Layer.FLOW,
+            f"redacting {', '.join(cut.cut_args)}: sensitive values read by {'; '.join(reads)};"
+            f" max flow {cut.value:g} < block cost {cut.block_cost}",
+        )
+        return updated, path, flow
+
+    # -- learning --------------------------------------------------------------
+
+    def record_result(self, result: ToolResult) -> ResultRecorded:
+        """Fingerprint the sensitive values in a tool's output (and their
+        encodings) and link them to the call."""
+        with self._lock:
+            return self._record_result(result)
+
+    def _record_result(self, result: ToolResult) -> ResultRecorded:
+        now = self._clock()
+        texts = [leaf.text for leaf in leaves({"output": result.output})]
+        budget = MAX_RESULT_CHARS
+        rows: list[Sighting] = []
+        found: set[str] = set()
+        split_min = self.policy.flow.split_min_length
+        for text in texts:
+            if budget <= 0:
+                break
+            text = text[:budget]
+            budget -= len(text)
+            scanned = self.scanner.scan(text, Source.TOOL)
+            if not any(f.category is Category.SECRET for f in scanned.findings):
+                continue
+            for value, rule_id, value_fp in sensitive_values(
+                text, scanned.redacted, self.scanner.fingerprint
+            ):
+                if len(value) < 4:
+                    continue
+                found.add(value_fp)
+                for form, encoded in forms(value, split_min).items():
+                    if form.startswith("half") and len(encoded) < self.policy.flow.min_token:
+                        continue
+                    rows.append(
+                        Sighting(
+                            fp=self.scanner.fingerprint(encoded), value_fp=value_fp, form=form,
+                            rule_id=rule_id, call_id=result.call_id, session_id=result.session_id,
+                            agent_id=result.agent_id, tool=result.tool, at=now,
+                        )
+                    )  # fmt: skip
+        self.values.add(rows)
+        return ResultRecorded(
+            call_id=result.call_id, values=len(found), fingerprints=tuple(sorted(found)),
+            forms=len(rows),
+        )  # fmt: skip
+
+    def remember(self, call: ToolCall, decision: GuardDecision) -> None:
+        """Keep the decided call durably (the history behind the hot window)."""
+        self.values.record_call(
+            decision.call_id, call.session_id, call.agent_id, call.tool, self._clock(),
+            decision.decision.value, decision.layer.value,
+        )  # fmt: skip
+
+
+_CODE_ARGS = frozenset({"command", "cmd", "script", "code", "sql", "query"})
+"""Arguments that are the action itself: redacting them changes what runs."""
+
+
+def _note(rule: Rule) -> str:
+    return f" ({rule.note})" if rule.note else ""
+
+
+def _read_step(s: Sighting) -> PathStep:
+    return PathStep(
+        kind="read",
+        call_id=s.call_id,
+        session_id=s.session_id,
+        tool=s.tool,
+        fingerprint=s.value_fp,
+        form="literal",
+        rule_id=s.rule_id,
+        at=s.at,
+    )
+
+
+def _redacted_input(
+    arguments: dict[str, Any],
+    cut: set[str],
+    hits: dict[str, list[str]],
+    redacted: dict[str, str],
+) -> dict[str, Any]:
+    """The arguments with every matched value in the cut ones replaced by a tag."""
+
+    def walk(path: str, value: Any) -> Any:
+        if isinstance(value, str):
+            text = redacted.get(path, value)
+            for word in sorted(set(hits.get(path, ())), key=len, reverse=True):
+                text = text.replace(word, "[REDACTED:guard]")
+            return text
+        if isinstance(value, dict):
+            return {k: walk(f"{path}.{k}", v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(f"{path}[{i}]", v) for i, v in enumerate(value)]
+        return value
+
+    return {k: (walk(k, v) if k in cut else v) for k, v in arguments.items()}
