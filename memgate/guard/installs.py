@@ -1,7 +1,7 @@
 """Package installs in shell commands, and names that are a near miss of a
 popular package (typosquats: `pip install reqeusts`).
 
-The popular names are data (`data/popular_pypi.txt`, `data/popular_npm.txt`).
+The popular names are data (`popular/pypi.txt`, `popular/npm.txt`).
 A name is flagged when it is not listed and is one edit (insertion, deletion,
 substitution or swap of neighbours, as Damerau-Levenshtein counts) from a listed
 name of at least `MIN_LENGTH` characters.
@@ -19,7 +19,7 @@ from pathlib import Path
 from rapidfuzz.distance import DamerauLevenshtein
 from rapidfuzz.process import extractOne
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).with_name("popular")
 MIN_LENGTH = 5
 OPERATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")"})
 # (command words, ecosystem). Longest first, so `python -m pip install` wins.
@@ -61,7 +61,7 @@ class Squat:
 
 @cache
 def popular(ecosystem: str) -> frozenset[str]:
-    text = (DATA / f"popular_{ecosystem}.txt").read_text(encoding="utf-8")
+    text = (DATA / f"{ecosystem}.txt").read_text(encoding="utf-8")
     return frozenset(
         normalize(line, ecosystem)
         for line in text.splitlines()
