@@ -132,6 +132,11 @@ def _serve(settings: Settings, url: str, log_level: str) -> None:
     console.print(
         f"  review UI: {url}/ui    API docs: {url}/docs    graph: {settings.graph or 'none'}"
     )
+    targets = settings.notify_targets
+    if targets:
+        signed = "signed" if settings.notify_key else "UNSIGNED (set MEMGATE_NOTIFY_SECRET)"
+        shown = ", ".join(f"{t.format.value} {t.shown}" for t in targets)
+        console.print(f"  notifications: {shown}; {signed}", highlight=False)
     if admin_key is not None:
         console.print(
             f"  [bold yellow]admin key (shown once, store it now):[/] [bold]{admin_key}[/]",
