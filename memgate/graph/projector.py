@@ -70,8 +70,8 @@ ROW_LIMIT = 1000
 TAIL = 2000
 """Unprojected events (and reads) looked through to tell whether they concern
 an investigation's subject; past it the gap is `unchecked`."""
-SESSIONS_CHECKED = 100
-"""Memories whose readers' sessions a blast radius checks against the gap."""
+SESSIONS_LIMIT = 100_000
+"""Reads of a blast radius's memories looked through for their sessions."""
 STATUS_WAIT = 1.0
 """Seconds `status()` waits for the first connection attempt after start."""
 _NOT_PROJECTED = "not projected yet"
@@ -439,15 +439,17 @@ class GraphProjection:
         sessions: set[str] = set()
         if asked.base["kind"] == "blast_radius" and any(r.kind == "event" for r in missing):
             # A write by a session that read the subject (or what it tainted)
-            # would extend the walk: those sessions, from SQLite.
-            for mid in sorted(memories)[:SESSIONS_CHECKED]:
-                sessions.update(r.session_id for r in await self.store.reads(mid) if r.session_id)
+            # would extend the walk: those sessions (the graph's reads, and the
+            # missing ones).
+            params = {"ids": sorted(memories), "limit": SESSIONS_LIMIT}
+            rows = await self._on_reader(self.backend.run, "readers_many", params)
+            sessions.update(str(row[0]) for row in rows if row[0] is not None)
             sessions.update(
                 r.session_id
                 for r in missing
                 if r.kind == "read" and r.session_id and _about(r, memories)
             )
-            unchecked = unchecked or len(memories) > SESSIONS_CHECKED
+            unchecked = unchecked or len(rows) >= SESSIONS_LIMIT
 
         def concerns(row: SetAsideRow) -> bool:
             return (
