@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from memgate.bootstrap import DB_FILE, open_outbox
-from memgate.cli.lock import data_dir_lock
+from memgate.cli.lock import DataDirBusy, data_dir_lock
 from memgate.cli.options import (
     EXIT_FAILED,
     USAGE_ERROR,
@@ -152,8 +152,11 @@ def drain(
     settings = _settings(data_dir, to, fmt)
     _database(settings)
     targets = _targets(settings)
-    with reported(), data_dir_lock(settings.data_dir, what="memgate notify drain"):
-        report, status = asyncio.run(_drain(settings, targets))
+    try:
+        with data_dir_lock(settings.data_dir, what="memgate notify drain"), reported():
+            report, status = asyncio.run(_drain(settings, targets))
+    except DataDirBusy as exc:
+        fail(f"{exc}: a running memgate serve delivers its outbox itself")
     if as_json:
         emit_json(_report_json(report, status))
     else:

@@ -136,3 +136,16 @@ def test_the_installed_command_runs_notify_test() -> None:
         assert done.returncode == 0, done.stderr
         assert "delivered" in done.stdout
         assert len(receiver.requests) == 1
+
+
+def test_drain_refuses_a_directory_a_server_holds(tmp_path: Path) -> None:
+    from memgate.cli.lock import data_dir_lock
+
+    data = tmp_path / "data"
+    assert run("write", "held", "--namespace", "a/b", "--data-dir", str(data)).exit_code == 0
+    with data_dir_lock(data, what="memgate serve", url="http://127.0.0.1:8765"):
+        result = run(
+            "notify", "drain", "--data-dir", str(data), MEMGATE_NOTIFY_URLS="http://127.0.0.1:9/x"
+        )
+    assert result.exit_code == 1
+    assert "delivers its outbox itself" in result.output
