@@ -1492,8 +1492,9 @@ def _carrier_keywords() -> KeywordSet:
 # A carrier is inert when its text has no quote, substitution, redirect,
 # grouping, assignment or escape (`_NOT_INERT`; separators `;&|` and newlines
 # only split it into more statements, counted by `_stmt_bound`), no gate word
-# of `text_effects`, no `/bin/`, no word `command_effects` or `_shell_command`
-# treat apart (`_SPECIAL_NAMES`; `mkfs*` and `*.exe` refused outright) and no
+# of `text_effects` (secret names allowed in shell when no secret pattern
+# matches: `_only_unmatched_secret_words`), no `/bin/`, no word `command_effects`
+# or `_shell_command` treat apart (`_SPECIAL_NAMES`; `mkfs*` and `*.exe` refused outright) and no
 # word `_PATHISH` takes for a path to run (`_PATH_WORD`), and it does not sniff
 # as Python, PowerShell or awk (those paths read other markers). Then every
 # shell command is an unknown tool with plain words, and every other language's
@@ -1547,11 +1548,35 @@ def _inert(text: str, lang: str) -> bool:
     if lang in ("python", "powershell", "awk") or _NOT_INERT.search(text):
         return False
     low = text.lower()
-    if "/bin/" in low or "mkfs" in low or ".exe" in low or _tag_words().present(low):
+    if "/bin/" in low or "mkfs" in low or ".exe" in low:
+        return False
+    words = _tag_words().present(low)
+    if words and not _only_unmatched_secret_words(text, lang, words):
         return False
     if not _SPECIAL_NAMES.isdisjoint(_RUN.findall(low)) or _PATH_WORD.search(text):
         return False
     return parser_for("shell") is not None
+
+
+@lru_cache(maxsize=1)
+def _api_words() -> frozenset[str]:
+    return frozenset(w for ws in lex.TAG_WORDS.values() for w in ws)
+
+
+def _only_unmatched_secret_words(text: str, lang: str, words: frozenset[str]) -> bool:
+    """A shell carrier whose gate words are secret names only (`token`, `_pat` in
+    `_path`), none of the secret patterns matching its text: `text_effects` looks
+    for no API pattern in its statements and finds no secret. A statement is a
+    slice of the carrier cut at whitespace or `;&|` (no quote, `$` or bracket
+    here), where the patterns' word boundaries and lookarounds see what they see
+    in the whole text, so a match in a statement is a match in the carrier."""
+    if lang != "shell" or len(text) > 20_000 or not words.isdisjoint(_api_words()):
+        return False
+    return not (
+        _has_match(lex.SECRET_API, lex.SECRET_API_LITERALS, text)
+        or lex.SECRET_VAR.search(text)
+        or _reads_secret_path(text)
+    )
 
 
 @lru_cache(maxsize=1)
