@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from memgate.cli import demo, incident, keys, memories, notify, review, serve
+from memgate.cli import demo, guard, incident, keys, memories, notify, review, serve
 from memgate.cli.options import USAGE_ERROR, fail
 from memgate.domain import Decision, ScanReport, Source
 from memgate.errors import MemgateError
@@ -33,6 +33,7 @@ app.command(rich_help_panel=RUN)(serve.serve)
 app.command(rich_help_panel=RUN)(serve.init)
 app.command(rich_help_panel=RUN)(demo.demo)
 app.command(rich_help_panel=RUN)(serve.mcp)
+app.add_typer(guard.hook_app, name="hook", rich_help_panel=RUN)
 for _command in (memories.write, memories.get, memories.search, memories.history, memories.delete):
     app.command(rich_help_panel=MEMORIES)(_command)
 app.add_typer(review.app, name="review", rich_help_panel=MEMORIES)
