@@ -269,3 +269,17 @@ def test_reads_taint_after_a_restart(tmp_path: Path, loop: asyncio.AbstractEvent
         assert f"session s9 read {page} (web, approved" in held.provenance
     finally:
         loop.run_until_complete(gw.close())
+
+
+def test_its_own_note_held_for_personal_data_does_not_taint_the_session(make: Make) -> None:
+    gw = make()
+    held = run(gw.write(agent("Call Dana back at +33 6 12 34 56 78 about the venue.", "s6")))
+    assert (held.state, held.provenance) == (MemoryState.PENDING_REVIEW, None)
+    assert run(gw.write(agent(NOTE, "s6"))).state is MemoryState.APPROVED
+    # A page it stored itself does taint it, even one the scan kept short-term.
+    page = run(
+        gw.write(MemoryWrite(content=PAGE, namespace=NS, source=Source.WEB, session_id="s6"))
+    )
+    after = run(gw.write(agent("Another note.", "s6")))
+    assert after.provenance is not None
+    assert f"session s6 wrote {page.id} (web, transient" in after.provenance

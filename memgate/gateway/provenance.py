@@ -77,17 +77,26 @@ def _ago(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def untrusted(item: MemoryItem, policy: ProvenancePolicy) -> str | None:
-    """Why being served `item` taints a session, or None if it does not."""
+def untrusted(item: MemoryItem, policy: ProvenancePolicy, *, own: bool = False) -> str | None:
+    """Why being served `item` taints a session, or None if it does not. `own`:
+    the session wrote it. Its own words held only for a secret or personal datum
+    (pending, a sensitive finding) are no untrusted content, so they do not count."""
     marks: list[str] = []
     if item.state is not MemoryState.APPROVED and item.reason and item.reason.startswith(MARK):
         marks.append("written by a tainted session")
     floor = _RANK[policy.finding_severity]
-    flagged = sorted({f.rule_id for f in item.findings if _RANK[f.severity] >= floor})
+    flagged = sorted(
+        {
+            f.rule_id
+            for f in item.findings
+            if _RANK[f.severity] >= floor and not (own and f.category.sensitive)
+        }
+    )
     if flagged:
         more = f" +{len(flagged) - 1}" if len(flagged) > 1 else ""
         marks.append(f"finding {flagged[0]}{more}")
-    if marks or item.source in policy.taint_sources or item.state in policy.taint_states:
+    states = policy.taint_states - {MemoryState.PENDING_REVIEW} if own else policy.taint_states
+    if marks or item.source in policy.taint_sources or item.state in states:
         return ", ".join([item.source.value, item.state.value, *marks])
     return None
 
@@ -194,7 +203,7 @@ class Provenance:
         page, rejected or not). Kept in this process: reads are the durable record."""
         if item.session_id is None:
             return
-        why = untrusted(item, self.policy)
+        why = untrusted(item, self.policy, own=True)
         if why is None:
             return
         wrote = self._wrote.get(item.session_id)

@@ -71,7 +71,11 @@ _READ_COLUMNS = "SELECT seq, memory_id, at, session_id, call_id, agent_id FROM r
 _READS_OF_SESSION = _READ_COLUMNS + " WHERE session_id = ? AND at >= ?"
 _READS_OF_CALL = _READ_COLUMNS + " WHERE call_id = ? AND at >= ?"
 _READS_OF_AGENT = _READ_COLUMNS + " WHERE agent_id = ? AND at >= ?"
-_READS_OF_AGENT_ALONE = _READS_OF_AGENT + " AND session_id IS NULL"
+# NOTE: named, or the planner may walk every read of an agent id many sessions share.
+_READS_OF_AGENT_ALONE = (
+    "SELECT seq, memory_id, at, session_id, call_id, agent_id FROM reads"
+    " INDEXED BY reads_agent_alone WHERE agent_id = ? AND at >= ? AND session_id IS NULL"
+)
 _TEXT_MARGIN = timedelta(days=1)
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
