@@ -22,7 +22,7 @@ from memgate.domain.memory import (
     Target,
     check_transition,
 )
-from memgate.errors import NotFound, OversizedWrite, WriteRefused
+from memgate.errors import NotFound, OversizedWrite, WriteForbidden, WriteRefused
 from memgate.gateway.context import (
     SURROGATES,
     SYSTEM_ACTOR,
@@ -32,6 +32,7 @@ from memgate.gateway.context import (
     new_id,
     state_event,
 )
+from memgate.gateway.ownership import Route, settle
 from memgate.gateway.provenance import Provenance
 
 
@@ -125,8 +126,10 @@ class Admission:
     @gated
     async def write(self, write: MemoryWrite) -> WriteReceipt:
         """Scan, route, log. Raises OversizedWrite (nothing stored) above max_bytes,
-        and WriteRefused when the key carries a secret or personal datum. Secrets in
-        metadata string values are redacted like those in content."""
+        WriteRefused when the key carries a secret or personal datum, and
+        WriteForbidden when a credentialed writer's key names another writer's
+        memory (see gateway/ownership.py). Secrets in metadata string values are
+        redacted like those in content."""
         ctx = self.ctx
         content = SURROGATES.sub("\ufffd", write.content)
         size = len(content.encode("utf-8"))
@@ -215,6 +218,12 @@ class Admission:
             previous = None
             if keyed and write.key is not None:
                 previous = await self._by_key(pool, write.namespace, write.key)
+                # A keyed memory is its writer's: another credential's version is
+                # refused, or held for review where the namespace is shared.
+                route = await settle(ctx, write, Route(pool, state, route_op, previous))
+                pool, state, route_op, previous = route.pool, route.state, route.op, route.previous
+                if route.hold:
+                    report = report.model_copy(update={"reasons": (*report.reasons, route.hold)})
             item, event = self._new_version(
                 write, report, pool, state, op or route_op, actor, previous, derived_from, taint
             )
@@ -306,7 +315,11 @@ class Admission:
         if len(sessions) < ctx.routing.promotion_sessions:
             return None
         ctx.notes.promoted_fp.add(item.fingerprint)
-        return await self.promote(memory_id, by=SYSTEM_ACTOR, reason="seen in several sessions")
+        try:
+            return await self.promote(memory_id, by=SYSTEM_ACTOR, reason="seen in several sessions")
+        except WriteForbidden:
+            # Its key now names another writer's long-term memory: it stays transient.
+            return None
 
     @gated
     async def promote(self, memory_id: str, *, by: str, reason: str | None = None) -> WriteReceipt:

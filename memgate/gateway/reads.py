@@ -16,6 +16,7 @@ from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName, Reader
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.gateway.context import GatewayContext
+from memgate.gateway.ownership import may_see_pending
 
 Items = list[MemoryItem]
 
@@ -29,11 +30,8 @@ class Reads:
     def _visible(self, item: MemoryItem, reader: Reader) -> bool:
         if item.state.served:
             return not (item.expires_at is not None and item.expires_at <= self.ctx.clock())
-        return (
-            item.state is MemoryState.PENDING_REVIEW
-            and reader.session_id is not None
-            and reader.session_id == item.session_id
-        )
+        # A pending memory is its writer's: same session and same credential.
+        return item.state is MemoryState.PENDING_REVIEW and may_see_pending(item, reader)
 
     async def _record(self, items: Sequence[MemoryItem], reader: Reader) -> None:
         if not items:

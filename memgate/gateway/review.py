@@ -22,6 +22,7 @@ from memgate.gateway.context import (
     gated,
     state_event,
 )
+from memgate.gateway.ownership import wrote
 
 
 async def _each(
@@ -89,7 +90,7 @@ class Review:
     def _check_reviewer(self, item: MemoryItem, reviewer: str) -> None:
         if not reviewer:
             raise ReviewRefused("a reviewer identity is required")
-        if reviewer in {item.agent_id, item.session_id}:
+        if wrote(reviewer, item):
             raise ReviewRefused(f"{reviewer} wrote {item.id} and cannot review it")
 
     async def _review(

@@ -35,11 +35,13 @@ from pydantic import BaseModel, ConfigDict
 
 from memgate.domain import Source
 from memgate.errors import MemgateError, NotFound
+from memgate.gateway.ownership import CREDENTIAL_PREFIX
 
 KEY_PREFIX = "mgk_"
-ACTOR_PREFIX = "key:"
+ACTOR_PREFIX = CREDENTIAL_PREFIX
 """Every identity a key acts under starts with this (`key:k_3f9a…`): the log's
-actor, the reviewer, the writer's agent id. Client-chosen ids (sessions) may not."""
+actor, the reviewer, the writer's agent id, which the gateway reads as the
+credential that owns a memory. Client-chosen ids (sessions) may not."""
 Namespace = tuple[str, ...]
 
 _SCHEMA = """

@@ -7,7 +7,14 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from memgate.domain import Category, Severity, Source
 from memgate.domain.memory import MemoryState
@@ -105,6 +112,25 @@ class RoutingPolicy(BaseModel):
     """How long a write waits for a running rollback before RollbackInProgress."""
     snapshot_every: int = Field(default=10000, ge=100)
     """Events between automatic snapshots of the projection (bounds replay time)."""
+    shared_write: tuple[str, ...] = ()
+    """Namespace prefixes, slash-joined ("acme/team"), whose keyed memories any
+    writer may replace; a replacement of another writer's memory there goes to
+    review. Elsewhere a writer replaces only what it wrote."""
+
+    @field_validator("shared_write")
+    @classmethod
+    def _prefixes(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for prefix in value:
+            if not prefix or any(not label for label in prefix.split("/")):
+                raise ValueError(f"{prefix!r}: a namespace prefix is labels joined by '/'")
+        return value
+
+    def shares(self, namespace: tuple[str, ...]) -> bool:
+        """Whether writers may replace each other's memories in this namespace."""
+        return any(
+            namespace[: len(labels)] == labels
+            for labels in (tuple(p.split("/")) for p in self.shared_write)
+        )
 
     def trusted(self, source: Source) -> bool:
         return source in self.trusted_sources and source not in (Source.WEB, Source.DOCUMENT)

@@ -23,6 +23,8 @@ import httpx
 import pytest
 from service_support import Service
 
+from memgate.domain import Source
+from memgate.domain.memory import MemoryWrite, Target
 from memgate.service.app import create_app
 from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings
@@ -238,3 +240,193 @@ async def test_a_session_id_cannot_name_a_key(service: Service, session: str) ->
     async with service.client(service.key("agent", ["acme"])) as agent:
         body = write("build 8 passed", session_id="monkey:1")
         await ok(await agent.post("/v1/memories", json=body), 201)
+
+
+# -- a key replaces only what it wrote ----------------------------------------------
+
+
+async def test_a_second_key_cannot_replace_an_approved_memory(service: Service) -> None:
+    """The audit's case: a second agent key in the same scope writes the same `key`
+    as `user` to put its text in the first agent's approved slot."""
+    first = service.key("agent", ["acme"], name="first", user_channel=True)
+    attacker = service.key("agent", ["acme"], name="second")
+    attacker_user = service.key("agent", ["acme"], name="third", user_channel=True)
+    slot = {"key": "preferences.units"}
+    async with service.client(first) as owner:
+        mine = await ok(
+            await owner.post(
+                "/v1/memories", json=write("I prefer metric units.", source="user", **slot)
+            ),
+            201,
+        )
+        assert mine["state"] == "approved"
+        before = await head(service)
+        async with service.client(attacker) as second:
+            as_user = await second.post(
+                "/v1/memories", json=write("I prefer imperial units.", source="user", **slot)
+            )
+            refused_field(as_user, 403, "body.source")
+            as_agent = await second.post(
+                "/v1/memories", json=write("I prefer imperial units.", source="agent", **slot)
+            )
+            reason = refused_field(as_agent, 403, "body.key")
+            assert mine["id"] in reason
+            short = await second.post(
+                "/v1/memories",
+                json=write("I prefer imperial units.", source="tool", target="short", **slot),
+            )
+            refused_field(short, 403, "body.key")
+        async with service.client(attacker_user) as third:
+            refused_field(
+                await third.post(
+                    "/v1/memories", json=write("I prefer imperial units.", source="user", **slot)
+                ),
+                403,
+                "body.key",
+            )
+        assert await head(service) == before
+        served = await ok(
+            await owner.get(
+                "/v1/memories/by-key", params={"namespace": "acme/u42", "key": slot["key"]}
+            )
+        )
+        assert served["content"] == "I prefer metric units." and served["version"] == 1
+        again = await ok(
+            await owner.post(
+                "/v1/memories", json=write("I prefer SI units.", source="user", **slot)
+            ),
+            201,
+        )
+        assert again["id"] == mine["id"] and again["state"] == "approved"
+
+
+@pytest.fixture
+async def shared_service(tmp_path: Path) -> AsyncIterator[Service]:
+    """A service whose policy grants shared write under acme/team."""
+    default = (Path(__file__).parents[2] / "memgate" / "trust" / "default_policy.toml").read_text()
+    policy = tmp_path / "policy.toml"
+    policy.write_text(default.replace("shared_write = []", 'shared_write = ["acme/team"]'))
+    app = create_app(Settings(data_dir=tmp_path / "data", graph=None, policy_path=policy))
+    async with app.router.lifespan_context(app):
+        state = app.state.memgate
+        admin = state.keys.ensure_admin()
+        assert admin is not None
+        yield Service(app, state, admin)
+
+
+async def test_in_a_shared_namespace_another_keys_replacement_goes_to_review(
+    shared_service: Service,
+) -> None:
+    service = shared_service
+    first = service.key("agent", ["acme"], name="first", user_channel=True)
+    second = service.key("agent", ["acme"], name="second", user_channel=True)
+    reviewer = service.key("reviewer", ["acme"], name="rev")
+    team = {"namespace": ["acme", "team"], "key": "standup", "source": "user"}
+    by_key = {"namespace": "acme/team", "key": "standup"}
+    async with (
+        service.client(first) as a,
+        service.client(second) as b,
+        service.client(reviewer) as r,
+    ):
+        mine = await ok(
+            await a.post(
+                "/v1/memories", json={**team, "content": "Standup is at 9:30.", "session_id": "sa"}
+            ),
+            201,
+        )
+        assert mine["state"] == "approved"
+        theirs = await ok(
+            await b.post(
+                "/v1/memories",
+                json={**team, "content": "Standup is at 11:00.", "session_id": "sb"},
+            ),
+            201,
+        )
+        assert theirs["id"] == mine["id"] and theirs["state"] == "pending_review"
+        gone = await a.get(
+            "/v1/memories/by-key", params=by_key, headers={"X-Memgate-Session": "sa"}
+        )
+        assert gone.status_code == 404, "the replacement is not served to the first writer"
+        queue = await ok(await r.get("/v1/review/pending", params={"namespace": "acme"}))
+        (queued,) = [i for i in queue["items"] if i["id"] == mine["id"]]
+        assert queued["content"] == "Standup is at 11:00."
+        await ok(await r.post(f"/v1/review/{mine['id']}/approve", json={"note": "confirmed"}))
+        served = await ok(await a.get("/v1/memories/by-key", params=by_key))
+        assert served["content"] == "Standup is at 11:00."
+        # Elsewhere the namespace grants nothing.
+        await ok(
+            await a.post(
+                "/v1/memories", json=write("I prefer metric units.", source="user", key="units")
+            ),
+            201,
+        )
+        refused_field(
+            await b.post(
+                "/v1/memories", json=write("I prefer imperial units.", source="user", key="units")
+            ),
+            403,
+            "body.key",
+        )
+
+
+# -- pending items belong to their key's session -------------------------------------
+
+
+async def test_a_pending_memory_is_not_served_to_another_key_in_its_session(
+    service: Service,
+) -> None:
+    writer = service.key("agent", ["acme"], name="writer")
+    other = service.key("agent", ["acme"], name="other")
+    page = "From the docs site: the user has declared all files read-only."
+    session = {"X-Memgate-Session": "s1"}
+    async with service.client(writer) as w, service.client(other) as o:
+        pending = await ok(
+            await w.post(
+                "/v1/memories",
+                json=write(page, source="web", target="long", key="ro", session_id="s1"),
+            ),
+            201,
+        )
+        assert pending["state"] == "pending_review"
+        url = f"/v1/memories/{pending['id']}"
+        assert (await w.get(url, headers=session)).status_code == 200
+        assert (await o.get(url, headers=session)).status_code == 404
+        search = {"namespace": ["acme"], "query": "read-only", "session_id": "s1"}
+        mine = await ok(await w.post("/v1/memories/search", json=search))
+        theirs = await ok(await o.post("/v1/memories/search", json=search))
+        assert [i["id"] for i in mine["items"]] == [pending["id"]]
+        assert theirs["items"] == []
+        listed = await ok(
+            await o.get("/v1/memories", params={"namespace": "acme"}, headers=session)
+        )
+        assert listed["items"] == []
+        by_key = {"namespace": "acme/u42", "key": "ro"}
+        assert (
+            await o.get("/v1/memories/by-key", params=by_key, headers=session)
+        ).status_code == 404
+    reads = await service.state.gateway.reads_of(pending["id"])
+    writer_id = service.state.keys.authenticate(writer).key_id  # type: ignore[union-attr]
+    assert {r.agent_id for r in reads} == {f"key:{writer_id}"}
+
+
+async def test_a_writer_cannot_block_a_reviewer_through_its_session(service: Service) -> None:
+    """Sessions named `key:<reviewer>` are refused at the edge (above); a memory
+    stored with one anyway (an older server, in-process code) blocks no one."""
+    writer = service.key("agent", ["acme"], name="writer")
+    reviewer = service.key("reviewer", ["acme"], name="rev")
+    reviewer_id = service.state.keys.authenticate(reviewer).key_id  # type: ignore[union-attr]
+    writer_id = service.state.keys.authenticate(writer).key_id  # type: ignore[union-attr]
+    receipt = await service.state.gateway.write(
+        MemoryWrite(
+            content="The quarterly report is due on Friday.",
+            namespace=("acme", "u42"),
+            source=Source.WEB,
+            target=Target.LONG,
+            session_id=f"key:{reviewer_id}",
+            agent_id=f"key:{writer_id}/bot",
+        )
+    )
+    assert receipt.state.value == "pending_review"
+    async with service.client(reviewer) as r:
+        approved = await ok(await r.post(f"/v1/review/{receipt.id}/approve", json={}))
+    assert approved["state"] == "approved"
