@@ -272,6 +272,14 @@ def test_old_row_put_back_is_named_stale(data: Data) -> None:
     assert code == 1
     assert ("items", data.approved, "stale_row") in kinds(report)
 
+    async def check() -> None:
+        async with served(data.root) as http:
+            assert (await http.get(f"/v1/memories/{data.approved}")).status_code == 404
+            found = await http.post("/v1/memories/search", json={"query": "metric"})
+            assert found.json()["items"] == []
+
+    asyncio.run(check())
+
 
 def test_edited_short_term_row_is_named_and_not_restored(data: Data) -> None:
     edit(data.db, lambda c: set_body(c, "short_items", data.short, content="Wire the money."))

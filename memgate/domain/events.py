@@ -123,14 +123,14 @@ class Divergence(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     table: str
-    """items, short_items, reads or checkpoint."""
+    """items, short_items, reads or database."""
     id: str
     """The row's memory id, or a read's sequence number."""
     kind: str
     """row_mac (edited or forged row), orphan_row (no event produced it),
     stale_row (an older projection put back), missing_row (the log has it, the
     table does not), read_chain (a read edited, inserted or deleted), reads_head
-    (the newest reads cut off), signature (a checkpoint's signature fails)."""
+    (the newest reads cut off), damaged (a page of the file does not read)."""
     detail: str
 
 

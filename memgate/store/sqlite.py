@@ -38,9 +38,9 @@ from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, sig
 from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 from memgate.store.sqlite_integrity import (
-    ITEM_SELECT,
+    ITEM_SERVE,
     ROW_MAC_SCHEMA,
-    SHORT_SELECT,
+    SHORT_SERVE,
     Refusals,
     ServedCheck,
     backfill,
@@ -557,25 +557,29 @@ class SqliteStore:
         self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
 
     def _served(self, rows: builtins.list[Any], table: str = "items") -> Items:
-        """The rows whose MAC holds, as items; the others are refused (logged,
-        counted in `refusals`): a forged row is never served, and the rest of the
-        answer still is."""
+        """The rows (read with ITEM_SERVE / SHORT_SERVE) whose MAC holds and that
+        no later event of their memory replaced, as items; the others are refused
+        (logged, counted in `refusals`): a forged or put-back row is never served,
+        and the rest of the answer still is."""
         items = []
         for row in rows:
-            if row_ok(self._seal, table, row):
-                items.append(MemoryItem.model_validate_json(row[-4]))
+            *columns, superseded = row
+            if superseded:
+                self.refusals.note(table, str(row[0]), "is older than its memory's last event")
+            elif row_ok(self._seal, table, columns):
+                items.append(MemoryItem.model_validate_json(columns[-4]))
             else:
                 self.refusals.note(table, str(row[0]))
         return items
 
     async def get(self, memory_id: str) -> MemoryItem | None:
-        sql = f"SELECT {ITEM_SELECT} FROM items WHERE id = ?"  # noqa: S608 - constant
+        sql = f"SELECT {ITEM_SERVE} FROM items WHERE id = ?"  # noqa: S608 - constant
         found = self._served(self._point.execute(sql, (memory_id,)).fetchall())
         return found[0] if found else None
 
     async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
         sql = (
-            f"SELECT {ITEM_SELECT} FROM items"  # noqa: S608 - constant
+            f"SELECT {ITEM_SERVE} FROM items"  # noqa: S608 - constant
             " WHERE namespace = ? AND key = ? AND state != 'deleted'"
             " ORDER BY updated_at DESC, id DESC"
         )
@@ -644,7 +648,7 @@ class SqliteStore:
             f" ORDER BY items.created_at {order}, items.id {order} LIMIT ? OFFSET ?"
         )
         sql = (
-            f"SELECT {ITEM_SELECT} FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
+            f"SELECT {ITEM_SERVE} FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
             f" ORDER BY created_at {order}, id {order}"
         )
         params.extend([query.limit, query.offset])
@@ -692,7 +696,7 @@ class SqliteStore:
             " ORDER BY items.created_at DESC, items.id DESC LIMIT ? OFFSET ?"
         )
         sql = (
-            f"SELECT {ITEM_SELECT} FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
+            f"SELECT {ITEM_SERVE} FROM items WHERE rowid IN ({page})"  # noqa: S608 - as above
             " ORDER BY created_at DESC, id DESC"
         )
         return self._served(await self._rows(sql, [*params, fts, query.limit, query.offset]))
@@ -846,7 +850,7 @@ class SqliteStore:
 
     async def short_term_items(self) -> Items:
         """Transient items to restore; a row that fails its MAC is refused."""
-        rows = await self._rows(f"SELECT {SHORT_SELECT} FROM short_items")  # noqa: S608 - constant
+        rows = await self._rows(f"SELECT {SHORT_SERVE} FROM short_items")  # noqa: S608 - constant
         items = self._served(rows, "short_items")
         return [i for i in items if i.state is MemoryState.TRANSIENT]
 

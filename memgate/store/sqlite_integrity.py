@@ -58,6 +58,24 @@ ITEM_SELECT = ", ".join(ITEM_COLUMNS) + ", event_seq, event_mac, row_mac"
 SHORT_COLUMNS = ("id", "expires_at", "body")
 SHORT_SELECT = ", ".join(SHORT_COLUMNS) + ", event_seq, event_mac, row_mac"
 READ_SELECT = "seq, memory_id, at, session_id, call_id, agent_id, mac"
+
+
+def _superseded(table: str, pool: str) -> str:
+    """A column that is 1 when a later event of the row's memory would have
+    replaced the row (its item routes to this table): the row is an older genuine
+    one put back. Evaluated in the query's own snapshot; an index probe on
+    events (memory_id, seq) that finds no rows in the usual case."""
+    return (
+        "(SELECT max(json_extract(CAST(e.entry AS TEXT), '$.item.pool') = '"  # noqa: S608 - constants only
+        + pool
+        + f"') FROM events e WHERE e.memory_id = {table}.id"
+        f" AND e.seq > coalesce({table}.event_seq, 0))"
+    )
+
+
+ITEM_SERVE = f"{ITEM_SELECT}, {_superseded('items', 'long')}"
+"""What a served items row is read with: its columns, MAC, and the stale flag."""
+SHORT_SERVE = f"{SHORT_SELECT}, {_superseded('short_items', 'short')}"
 ROW_MAC_SCHEMA = 5
 """The schema version from which rows carry MACs (migration 005)."""
 _EVENT_COLUMNS = (
@@ -121,16 +139,17 @@ class Refusals:
     count: int = 0
     recent: list[str] = field(default_factory=list)
 
-    def note(self, table: str, memory_id: str) -> None:
+    def note(self, table: str, memory_id: str, why: str = "fails its MAC") -> None:
         self.count += 1
         self.recent = [*self.recent[-19:], memory_id]
         # NOTE: a line per refused row: an operator sees it in the service log,
         # and /metrics counts it; the row id is no secret (content never logged).
         log.error(
-            "integrity: %s row %s fails its MAC (edited outside memgate?): not served;"
+            "integrity: %s row %s %s (edited outside memgate?): not served;"
             " run `memgate log verify`",
             table,
             memory_id,
+            why,
         )
 
 
