@@ -14,9 +14,8 @@ BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 EXPECTED = {
     "langgraph.md": [
         "thread A sees {'text': 'likes green tea'}",
-        "thread B sees None",
-        "memgate says pending_review",
-        "after review thread B sees {'text': 'likes green tea'}",
+        "thread B sees {'text': 'likes green tea'}",
+        "memgate says approved",
     ],
     "openai_agents.md": [
         "function_call_output -> [memgate: this function call output was withheld: ",

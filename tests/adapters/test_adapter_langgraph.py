@@ -63,9 +63,10 @@ def thread(name: str) -> Any:
 
 
 def test_graph_threads_share_approved_memories_and_keep_pending_ones_to_their_writer(
-    gateway: Gateway,
+    held_gateway: Gateway,
 ) -> None:
-    store = MemgateStore(gateway)  # agent-written: long-term values wait for review
+    gateway = held_gateway  # agent-written: long-term values wait for review
+    store = MemgateStore(gateway)
     graph = build_graph(store)
 
     async def scenario() -> None:
@@ -350,7 +351,8 @@ def test_strict_mode_raises_for_held_values_and_default_mode_does_not(gateway: G
     asyncio.run(scenario())
 
 
-def test_pending_values_are_served_only_to_the_writing_session(gateway: Gateway) -> None:
+def test_pending_values_are_served_only_to_the_writing_session(held_gateway: Gateway) -> None:
+    gateway = held_gateway
     writer = MemgateStore(gateway, session_id="writer")
     other = MemgateStore(gateway, session_id="other")
 

@@ -32,15 +32,18 @@ from memgate.domain.memory import MemoryState
 from memgate.service.app import create_app
 from memgate.service.keys import KeyStore
 from memgate.service.settings import Settings
+from memgate.trust.policy import DEFAULT_POLICY
 
 Remote = Callable[[str], RemoteBackend]
 
 
 @contextlib.asynccontextmanager
-async def server(data_dir: Path) -> AsyncIterator[tuple[Remote, Any]]:
+async def server(
+    data_dir: Path, policy_path: Path | None = None
+) -> AsyncIterator[tuple[Remote, Any]]:
     """The app with its lifespan run; `connect(role)` makes a backend with a new
     key of that role."""
-    app = create_app(Settings(data_dir=data_dir, graph=None))
+    app = create_app(Settings(data_dir=data_dir, graph=None, policy_path=policy_path))
     async with app.router.lifespan_context(app):
         state = app.state.memgate
         opened: list[RemoteBackend] = []
@@ -63,9 +66,20 @@ async def server(data_dir: Path) -> AsyncIterator[tuple[Remote, Any]]:
                 await backend.close()
 
 
-def run_remote(tmp_path: Path, scenario: Callable[[Remote, Any], Awaitable[None]]) -> None:
+def run_remote(
+    tmp_path: Path, scenario: Callable[[Remote, Any], Awaitable[None]], *, held: bool = False
+) -> None:
+    """`held`: every agent write waits for review (`[provenance] auto_approve = []`),
+    for scenarios about what a pending value does."""
+    policy = None
+    if held:
+        text = DEFAULT_POLICY.read_text(encoding="utf-8")
+        assert 'auto_approve = ["agent"]' in text
+        policy = tmp_path / "policy.toml"
+        policy.write_text(text.replace('auto_approve = ["agent"]', "auto_approve = []"))
+
     async def main() -> None:
-        async with server(tmp_path / "data") as (connect, gateway):
+        async with server(tmp_path / "data", policy) as (connect, gateway):
             await scenario(connect, gateway)
 
     asyncio.run(main())
@@ -121,7 +135,7 @@ def test_langgraph_store_on_a_remote_server(tmp_path: Path) -> None:
         await user_store.adelete(("docs", "a"), "k")
         assert await user_store.aget(("docs", "a"), "k") is None
 
-    run_remote(tmp_path, scenario)
+    run_remote(tmp_path, scenario, held=True)
 
 
 def test_agents_session_on_a_remote_server(tmp_path: Path) -> None:
@@ -209,7 +223,7 @@ def test_mcp_servers_on_a_remote_server(tmp_path: Path) -> None:
         reads = await gateway.reads_of(memory_id)
         assert "mcp-s" in {r.session_id for r in reads}
 
-    run_remote(tmp_path, scenario)
+    run_remote(tmp_path, scenario, held=True)
 
 
 def test_sync_langgraph_store_against_a_server_over_http(tmp_path: Path) -> None:
