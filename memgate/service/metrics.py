@@ -4,10 +4,12 @@ two apps in one process, e.g. in tests, never share counters)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from memgate.domain import ScanReport, Source
+from memgate.domain.ports import Outbox
 from memgate.gateway import Gateway, WriteReceipt
 from memgate.trust import Inspector
 
@@ -68,10 +70,32 @@ class Metrics:
             "1 when the provenance graph answers, 0 when it is down or disabled.",
             registry=self.registry,
         )
+        self.graph_set_aside = Gauge(
+            "memgate_graph_set_aside_rows",
+            "Log events and reads the graph could not take; projection went on without"
+            " them (listed by /v1/graph/rebuild and the UI's log page).",
+            registry=self.registry,
+        )
         self.integrity_refused = Gauge(
             "memgate_integrity_refused_rows",
             "Stored rows not served since start because their MAC failed (edited outside"
             " memgate): run `memgate log verify`.",
+            registry=self.registry,
+        )
+
+        self.notices_waiting = Gauge(
+            "memgate_notices_waiting",
+            "Notifications in the outbox not yet taken by every target.",
+            registry=self.registry,
+        )
+        self.notices_given_up = Gauge(
+            "memgate_notices_given_up",
+            "Notifications given up after their last retry (kept for a week).",
+            registry=self.registry,
+        )
+        self.notices_oldest = Gauge(
+            "memgate_notices_oldest_waiting_seconds",
+            "Age of the oldest notification still waiting (0 when none waits).",
             registry=self.registry,
         )
 
@@ -85,8 +109,16 @@ class Metrics:
         projection = await gateway.projection_status()
         self.projection_lag.set(projection.lag)
         self.graph_available.set(1 if projection.available else 0)
+        self.graph_set_aside.set(projection.set_aside)
         refusals = getattr(gateway.store, "refusals", None)
         self.integrity_refused.set(getattr(refusals, "count", 0))
+
+    async def refresh_notices(self, outbox: Outbox) -> None:
+        status = await outbox.status()
+        self.notices_waiting.set(status.pending)
+        self.notices_given_up.set(status.given_up)
+        oldest = status.oldest_pending
+        self.notices_oldest.set(max(0.0, time.time() - oldest) if oldest is not None else 0.0)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -114,5 +146,14 @@ class TimedInspector(Inspector):
         started = time.perf_counter()
         try:
             return super().inspect(text, source)
+        finally:
+            self._histogram.observe(time.perf_counter() - started)
+
+    def inspect_write(
+        self, text: str, metadata: dict[str, Any], source: Source = Source.TOOL
+    ) -> tuple[ScanReport, dict[str, Any]]:
+        started = time.perf_counter()
+        try:
+            return super().inspect_write(text, metadata, source)
         finally:
             self._histogram.observe(time.perf_counter() - started)

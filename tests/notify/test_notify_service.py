@@ -135,6 +135,9 @@ def test_notices_wait_for_the_next_start_when_the_receiver_is_down(tmp_path: Pat
         )
         assert answer.status_code == 201
         await asyncio.sleep(0.5)
+        scraped = (await admin.get("/metrics")).text
+        assert "memgate_notices_waiting 1.0" in scraped
+        assert "memgate_notices_given_up 0.0" in scraped
 
     serve(tmp_path, receiver, write)  # delivery fails; the app stops with it queued
     receiver.start()
@@ -143,6 +146,8 @@ def test_notices_wait_for_the_next_start_when_the_receiver_is_down(tmp_path: Pat
         async def wait(agent: httpx.AsyncClient, admin: httpx.AsyncClient) -> None:
             (request,) = await arrived(receiver, 1)
             assert request.json()["excerpt"] == "survives a restart"
+            await asyncio.sleep(0.3)
+            assert "memgate_notices_waiting 0.0" in (await admin.get("/metrics")).text
             await asyncio.sleep(1.0)  # time for a second (wrong) delivery to show
 
         serve(tmp_path, receiver, wait)

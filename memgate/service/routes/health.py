@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from memgate.service.deps import MemgateState
 from memgate.service.metrics import CONTENT_TYPE
+from memgate.service.notify import notifier_of
 from memgate.service.schemas import Health, Readiness
 
 router = APIRouter(tags=["health"])
@@ -66,4 +67,10 @@ async def metrics(request: Request) -> Response:
     if not isinstance(state, MemgateState):
         return Response(b"", media_type=CONTENT_TYPE, status_code=503)
     await state.metrics.refresh(state.gateway)
+    notifier = notifier_of(request.app)
+    if notifier is not None:
+        try:
+            await state.metrics.refresh_notices(notifier.outbox)
+        except Exception as exc:  # the outbox never takes the other metrics down
+            log.warning("metrics: outbox status failed: %s", type(exc).__name__)
     return Response(state.metrics.render(), media_type=CONTENT_TYPE)
