@@ -110,6 +110,9 @@ class GuardDecision(BaseModel):
     audit_seq: int | None = None
     """The log sequence number of the decision's event."""
     millis: float = 0.0
+    """Time to decide, in milliseconds."""
+    timings: dict[str, float] = Field(default_factory=dict)
+    """Milliseconds per layer (matrix, chain, params, flow) that ran."""
 
 
 class ResultRecorded(BaseModel):

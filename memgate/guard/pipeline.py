@@ -99,15 +99,20 @@ class Guard:
         tool_count = self._chain.tools.hit(f"{agent}\x00{call.tool}", now)
         depth = self._chain.depth(call_id, call.parent_call_id)
 
+        timings: dict[str, float] = {}
+        mark = time.perf_counter()
         self._matrix(call, rule, role_name, rule_count, out)
+        mark = _lap(timings, "matrix", mark)
         if not out.denied():
             self._chain_limits(call, role, agent_count, tool_count, depth, out)
+            mark = _lap(timings, "chain", mark)
         updated: dict[str, Any] | None = None
         path: list[PathStep] = []
         flow: FlowReport | None = None
         if not out.denied():
             items = leaves(call.input)
             report = self._params.check(call.tool, items)
+            mark = _lap(timings, "params", mark)
             for reason in report.deny:
                 out.object(Verdict.DENY, Layer.PARAMS, reason)
             for reason in report.ask:
@@ -128,6 +133,7 @@ class Guard:
                     )
             if not out.denied():
                 updated, path, flow = self._flow(call, call_id, items, report, out)
+                _lap(timings, "flow", mark)
             if destructive and out.verdict in (Verdict.ALLOW, Verdict.REWRITE):
                 self._chain.count_destructive(scope)
         return GuardDecision(
@@ -142,6 +148,7 @@ class Guard:
             tool=call.tool,
             role=role_name,
             millis=(time.perf_counter() - started) * 1000,
+            timings=timings,
         )
 
     def _matrix(
@@ -334,6 +341,12 @@ class Guard:
 
 _CODE_ARGS = frozenset({"command", "cmd", "script", "code", "sql", "query"})
 """Arguments that are the action itself: redacting them changes what runs."""
+
+
+def _lap(timings: dict[str, float], layer: str, since: float) -> float:
+    now = time.perf_counter()
+    timings[layer] = round((now - since) * 1000, 4)
+    return now
 
 
 def _note(rule: Rule) -> str:
