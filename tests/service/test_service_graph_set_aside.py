@@ -81,6 +81,9 @@ async def test_rows_with_nul_are_set_aside_and_the_service_stays_ready(
         assert (ready["status"], ready["graph"]) == ("ready", "ok"), ready
         assert ready["graph_set_aside"] == len(BAD) + 1
         assert ready["projection_lag"] == 0
+        metrics = (await admin.get("/metrics")).text
+        assert f"memgate_graph_set_aside_rows {float(len(BAD) + 1)}" in metrics
+        assert "memgate_graph_available 1.0" in metrics
 
         who = await ok(await admin.get(f"/v1/investigate/readers/{later['id']}"))
         assert who["status"] == "ok", who
