@@ -76,12 +76,6 @@ class Metrics:
             " them (listed by /v1/graph/rebuild and the UI's log page).",
             registry=self.registry,
         )
-        self.graph_set_aside = Gauge(
-            "memgate_graph_set_aside_rows",
-            "Log events and reads the graph could not take; projection went on without"
-            " them (listed by /v1/graph/rebuild and the UI's log page).",
-            registry=self.registry,
-        )
         self.integrity_refused = Gauge(
             "memgate_integrity_refused_rows",
             "Stored rows not served since start because their MAC failed (edited outside"
@@ -115,7 +109,6 @@ class Metrics:
         projection = await gateway.projection_status()
         self.projection_lag.set(projection.lag)
         self.graph_available.set(1 if projection.available else 0)
-        self.graph_set_aside.set(projection.set_aside)
         self.graph_set_aside.set(projection.set_aside)
         refusals = getattr(gateway.store, "refusals", None)
         self.integrity_refused.set(getattr(refusals, "count", 0))
