@@ -140,7 +140,7 @@ def create_app(settings: Settings) -> FastAPI:
     return app
 
 
-PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/ui")
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/ui", "/v1/log/public-key")
 
 
 def _document_security(app: FastAPI) -> None:

@@ -198,6 +198,7 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("GET", "/v1/log/verify"): Row(ADMINS, None, 200, fixed(url="/v1/log/verify")),
     ("POST", "/v1/log/verify"): Row(ADMINS, None, 200, verify_checkpoint),
     ("POST", "/v1/log/checkpoint"): Row(ADMINS, None, 200, fixed(url="/v1/log/checkpoint")),
+    ("GET", "/v1/log/public-key"): Row(EVERYONE, None, 200, fixed(url="/v1/log/public-key")),
     ("GET", "/v1/investigate/readers/{memory_id}"): Row(
         ADMINS, None, 200, on_memory("/v1/investigate/readers/{id}")
     ),
