@@ -23,7 +23,7 @@ from memgate.client import MemgateClient
 from memgate.client._calls import Namespace, labels
 from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage
 from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
-from memgate.domain.graph import Investigation
+from memgate.domain.graph import GraphRebuild, Investigation
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, utcnow
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.domain.types import Category, Source
@@ -92,6 +92,7 @@ class Backend(Protocol):
     def provenance(self, memory_id: str) -> Investigation: ...
     def exposure(self, fingerprint: str) -> Investigation: ...
     def rebuild_graph(self) -> int: ...
+    def rebuild_graph_report(self) -> GraphRebuild: ...
     def create_key(
         self,
         name: str,
@@ -317,6 +318,13 @@ class LocalBackend:
 
     def rebuild_graph(self) -> int:
         return self._run(self.gateway.rebuild_graph())
+
+    def rebuild_graph_report(self) -> GraphRebuild:
+        events = self._run(self.gateway.rebuild_graph())
+        status = self._run(self.gateway.projection_status())
+        return GraphRebuild(
+            events=events, set_aside=status.set_aside, set_aside_rows=status.set_aside_rows
+        )
 
     # -- keys ------------------------------------------------------------------------
 

@@ -409,9 +409,28 @@ def graph_rebuild(
     """
     with reported(), backend(Target.of(data_dir, url, key), graph=True) as b:
         started = time.perf_counter()
-        count = b.rebuild_graph()
+        report = b.rebuild_graph_report()
         seconds = time.perf_counter() - started
+    count = report.events
     if as_json:
-        typer.echo(json.dumps({"projected": count, "seconds": round(seconds, 3)}))
+        rows = [r.model_dump(mode="json") for r in report.set_aside_rows]
+        typer.echo(
+            json.dumps(
+                {
+                    "projected": count,
+                    "seconds": round(seconds, 3),
+                    "set_aside": report.set_aside,
+                    "set_aside_rows": rows,
+                }
+            )
+        )
     else:
-        Console().print(f"graph rebuilt: {count} events projected in {seconds:.2f} s")
+        console = Console()
+        console.print(f"graph rebuilt: {count} events projected in {seconds:.2f} s")
+        if report.set_aside:
+            console.print(
+                f"[yellow]{report.set_aside} row(s) set aside[/] (the graph could not take them;"
+                " investigations of their memories answer graph_behind):"
+            )
+            for r in report.set_aside_rows:
+                console.print(f"  {r.kind} {r.seq}: {r.reason}", highlight=False)

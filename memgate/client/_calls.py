@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage, Page
 from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
-from memgate.domain.graph import Investigation
+from memgate.domain.graph import GraphRebuild, Investigation
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.domain.types import Source
@@ -302,6 +302,10 @@ def exposure(fingerprint: str) -> Call[Investigation]:
 
 def rebuild_graph() -> Call[int]:
     return Call("POST", "/v1/graph/rebuild", lambda body: int(body["events"]))
+
+
+def rebuild_graph_report() -> Call[GraphRebuild]:
+    return Call("POST", "/v1/graph/rebuild", GraphRebuild.model_validate)
 
 
 # -- keys and health -------------------------------------------------------------------

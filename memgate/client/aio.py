@@ -22,7 +22,7 @@ from memgate.client._calls import Call, Namespace
 from memgate.client.errors import RemoteNotFound, transport_error
 from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage, Page
 from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
-from memgate.domain.graph import Investigation
+from memgate.domain.graph import GraphRebuild, Investigation
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.domain.types import Source
@@ -233,6 +233,11 @@ class AsyncMemgateClient:
         """Drop the server's graph and project it again from SQLite; returns the
         events projected (admin)."""
         return await self._send(calls.rebuild_graph())
+
+    async def rebuild_graph_report(self) -> GraphRebuild:
+        """Like `rebuild_graph`, with the rows the graph could not take and the
+        rebuild skipped (ids and reasons) (admin)."""
+        return await self._send(calls.rebuild_graph_report())
 
     # -- keys and health ---------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from memgate.client._calls import Call, Namespace
 from memgate.client.errors import RemoteNotFound, transport_error
 from memgate.client.models import ApiKey, BulkResult, CreatedKey, LogPage, Page
 from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
-from memgate.domain.graph import Investigation
+from memgate.domain.graph import GraphRebuild, Investigation
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.domain.types import Source
@@ -231,6 +231,11 @@ class MemgateClient:
         """Drop the server's graph and project it again from SQLite; returns the
         events projected (admin)."""
         return self._send(calls.rebuild_graph())
+
+    def rebuild_graph_report(self) -> GraphRebuild:
+        """Like `rebuild_graph`, with the rows the graph could not take and the
+        rebuild skipped (ids and reasons) (admin)."""
+        return self._send(calls.rebuild_graph_report())
 
     # -- keys and health ---------------------------------------------------------------
 

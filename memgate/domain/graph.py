@@ -193,6 +193,16 @@ class ProjectionStatus(BaseModel):
     """The set-aside rows with their reasons (the first SET_ASIDE_LISTED)."""
 
 
+class GraphRebuild(BaseModel):
+    """What a rebuild did: events projected, and the rows it skipped again."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    events: int
+    set_aside: int = 0
+    set_aside_rows: tuple[SetAsideRow, ...] = ()
+
+
 class ProvenanceGraph(Protocol):
     """What the gateway needs from the graph (FalkorDB, or its in-memory twin).
     Implementations raise `memgate.errors.GraphUnavailable` when they cannot answer."""

@@ -70,3 +70,14 @@ def test_readers_of_a_memory_whose_read_was_set_aside(
     body = json.loads(found.stdout)
     assert body["status"] == "graph_behind"
     assert body["gap"]["set_aside_reads"] == [1]
+
+    rebuilt = invoke(falkordb_server, data, "graph", "rebuild", "--json")
+    assert rebuilt.exit_code == 0, rebuilt.output
+    report = json.loads(rebuilt.stdout)
+    assert report["set_aside"] == 1
+    (row,) = report["set_aside_rows"]
+    assert (row["kind"], row["field"], row["memory_ids"]) == ("read", "session_id", [memory_id])
+    told = invoke(falkordb_server, data, "graph", "rebuild")
+    assert told.exit_code == 0, told.output
+    assert "1 row(s) set aside" in told.output
+    assert "read 1: control character in session_id" in told.output

@@ -14,6 +14,7 @@ import pytest
 from service_support import Service
 
 from memgate.domain.events import Event, Op
+from memgate.domain.graph import GraphRebuild
 from memgate.domain.ports import ReadRecord
 
 pytestmark = pytest.mark.anyio
@@ -103,5 +104,8 @@ async def test_rows_with_nul_are_set_aside_and_the_service_stays_ready(
         for name, seq in seqs.items():
             assert reasons[("event", seq)] == f"control character in {name}"
         assert "\\u0000" not in str(rebuilt) and NUL not in str(rebuilt)
+        # What the Python client decodes it into (`rebuild_graph_report`).
+        report = GraphRebuild.model_validate(rebuilt)
+        assert report.set_aside == len(BAD) + 1 and len(report.set_aside_rows) == len(BAD) + 1
         again = await ok(await admin.get(f"/v1/investigate/readers/{later['id']}"))
         assert again["status"] == "ok" and again["readers"][0]["session_id"] == "s-after"
