@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import secrets
 import string
@@ -89,8 +90,8 @@ def routine_calls() -> list[ToolCall]:
     return out
 
 
-def freshen(call: ToolCall, n: int) -> ToolCall:
-    data = {k: (f"{v} # {n}" if isinstance(v, str) else v) for k, v in call.input.items()}
+def freshen(call: ToolCall, n: int, salt: int) -> ToolCall:
+    data = {k: (f"{v} # {salt}-{n}" if isinstance(v, str) else v) for k, v in call.input.items()}
     return call.model_copy(update={"input": data})
 
 
@@ -121,18 +122,24 @@ def tainted_calls(guard: Guard, secrets_read: list[str]) -> list[ToolCall]:
     return out  # fmt: skip
 
 
-def measure(guard: Guard, calls: list[ToolCall], rounds: int) -> tuple[list[float], list[float]]:
-    whole, flow = [], []
+def measure(
+    guard: Guard, calls: list[ToolCall], rounds: int
+) -> tuple[list[float], list[float], list[float]]:
+    """Wall-clock decision and flow-check times, and the decision's CPU time (the
+    thread's own: on a shared machine it leaves out time spent preempted)."""
+    whole, flow, cpu = [], [], []
     for i in range(rounds):
         # many agents, as a busy service sees them: no agent reaches its rate limit
         call = calls[i % len(calls)].model_copy(
             update={"call_id": f"b{i}-{time.monotonic_ns()}", "agent_id": f"agent-{i % 97}"}
         )
+        before = time.thread_time()
         decision = guard.decide(call)
+        cpu.append((time.thread_time() - before) * 1000)
         whole.append(decision.millis)
         if "flow" in decision.timings:
             flow.append(decision.timings["flow"])
-    return whole, flow
+    return whole, flow, cpu
 
 
 def run(size: int, rounds: int, scanner: object) -> list[dict[str, object]]:
@@ -149,16 +156,17 @@ def run(size: int, rounds: int, scanner: object) -> list[dict[str, object]]:
         rows = []
         for kind, sample in (
             ("routine", routine),
-            ("fresh", [freshen(c, i) for i, c in enumerate(routine * 3)]),
+            ("fresh", [freshen(c, i, size) for i, c in enumerate(routine * 3)]),
             ("tainted", tainted_calls(guard, kept)),
         ):
             if kind == "tainted":
                 # the scanner cache warm: the flow check is the subject
                 measure(guard, sample, len(sample))
-            whole, flow = measure(guard, sample, rounds)
+            whole, flow, cpu = measure(guard, sample, rounds)
             rows.append({
                 "recorded_calls": calls, "stored_fingerprints": stored, "kind": kind,
                 "decision_p50": pct(whole, 0.5), "decision_p99": pct(whole, 0.99),
+                "cpu_p50": pct(cpu, 0.5), "cpu_p99": pct(cpu, 0.99),
                 "flow_p50": pct(flow, 0.5) if flow else None,
                 "flow_p99": pct(flow, 0.99) if flow else None,
                 "fill_seconds": round(filled, 1),
@@ -178,9 +186,9 @@ def main() -> None:
         rows.extend(run(size, args.rounds, scanner))
     header = (
         "| recorded calls | fingerprints | calls | decision p50 ms | decision p99 ms"
-        " | flow p50 ms | flow p99 ms | target (flow) |"
+        " | CPU p50 ms | CPU p99 ms | flow p50 ms | flow p99 ms | target (flow) |"
     )
-    lines = [header, "|---:|---:|---|---:|---:|---:|---:|---|"]
+    lines = [header, "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
 
     def fmt(v: object) -> str:
         return "-" if v is None else f"{v:.3f}"  # type: ignore[str-format]
@@ -191,14 +199,20 @@ def main() -> None:
             ok = "met" if r["flow_p50"] <= P50_TARGET and r["flow_p99"] <= P99_TARGET else "missed"  # type: ignore[operator]
         lines.append(
             f"| {r['recorded_calls']:,} | {r['stored_fingerprints']:,} | {r['kind']} |"
-            f" {fmt(r['decision_p50'])} | {fmt(r['decision_p99'])} | {fmt(r['flow_p50'])} |"
+            f" {fmt(r['decision_p50'])} | {fmt(r['decision_p99'])} | {fmt(r['cpu_p50'])} |"
+            f" {fmt(r['cpu_p99'])} | {fmt(r['flow_p50'])} |"
             f" {fmt(r['flow_p99'])} | p50 ≤ {P50_TARGET}, p99 ≤ {P99_TARGET}: {ok or 'n/a'} |"
         )
     table = "\n".join(lines)
     print(table)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "guard.json").write_text(json.dumps(rows, indent=2) + "\n")
-    note = f"Python {sys.version.split()[0]}, {args.rounds} decisions per row.\n\n"
+    load = os.getloadavg()[0]
+    note = (
+        f"Python {sys.version.split()[0]}, {args.rounds} decisions per row, "
+        f"{os.cpu_count()} CPUs, load average {load:.1f} at the end.\n\n"
+    )
+    print(note.strip())
     (RESULTS / "guard.md").write_text("# bench_guard\n\n" + note + table + "\n")
 
 
