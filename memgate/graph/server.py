@@ -65,10 +65,28 @@ class GraphRefused(GraphUnavailable):
     The projector sets such a row aside; to anyone else it is unavailability."""
 
 
+_SERVER_CLASSES: tuple[type[redis.RedisError], ...] = (
+    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.NoPermissionError,
+    redis.exceptions.AuthenticationError,
+    redis.exceptions.AuthorizationError,
+    redis.exceptions.ExecAbortError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.MasterDownError,
+    redis.exceptions.ClusterError,
+    redis.exceptions.MovedError,
+    redis.exceptions.AskError,
+)
+"""redis-py turns these error codes into classes and strips the code from the
+message, so they are told by class."""
+
+
 def _refusal(exc: redis.ResponseError) -> bool:
     """A data error, as opposed to the server being unwell (out of memory, read
     only, loading, a timeout, no graph module) which goes away by itself."""
-    if isinstance(exc, redis.ReadOnlyError):
+    if isinstance(exc, _SERVER_CLASSES):
         return False
     text = str(exc).strip().lower()
     return not text.startswith(_SERVER_REPLIES) and "timed out" not in text

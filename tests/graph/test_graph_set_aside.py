@@ -370,3 +370,48 @@ def test_a_rollback_plan_says_graph_behind_when_its_evidence_was_set_aside(
             await gw.close()
 
     run(scenario())
+
+
+def test_an_unwell_server_is_retried_and_nothing_is_set_aside(
+    tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
+) -> None:
+    """FalkorDB out of memory refuses every write with an error reply: that is
+    the server, not the row, so the projection waits and retries (graph
+    unavailable), sets nothing aside, and catches up once memory is back."""
+    server = redis.Redis.from_url(falkordb_server.url)
+
+    async def scenario() -> None:
+        gw = await open_graph_gateway(tmp_path, falkordb_server, graph_name)
+        try:
+            first = await gw.write(write("Deploys happen on Tuesdays.", "s1", "c1"))
+            assert await gw.graph.sync(within=10.0)  # type: ignore[union-attr]
+            server.config_set("maxmemory", "1")
+            try:
+                assert await gw.read(first.id, Reader(session_id="s2", call_id="r"))
+                second = await gw.write(write("Backups run nightly.", "s2", "c2"))
+                assert not await gw.graph.sync(within=3.0)  # type: ignore[union-attr]
+                status = await gw.projection_status()
+                assert not status.available and status.set_aside == 0, status
+                assert status.last_error is not None and "memory" in status.last_error
+                behind = await gw.readers(first.id)
+                assert behind.status in (S.GRAPH_BEHIND, S.GRAPH_UNAVAILABLE), behind
+            finally:
+                server.config_set("maxmemory", "0")
+            # sync answers False at once while the projector is in its backoff.
+            deadline = asyncio.get_running_loop().time() + 30
+            while not await gw.graph.sync(within=5.0):  # type: ignore[union-attr]
+                assert asyncio.get_running_loop().time() < deadline, "never caught up"
+                await asyncio.sleep(0.2)
+            status = await gw.projection_status()
+            assert status.available and status.set_aside == 0 and status.lag == 0, status
+            found = await gw.readers(first.id)
+            assert found.status is S.OK and [r.session_id for r in found.readers] == ["s2"]
+            assert (await gw.provenance(second.id)).status is S.OK
+        finally:
+            await gw.close()
+
+    try:
+        run(scenario())
+    finally:
+        server.config_set("maxmemory", "0")
+        server.close()
