@@ -30,7 +30,7 @@ def decision_event(call: ToolCall, decision: GuardDecision, actor: str) -> Event
             "session_id": call.session_id,
             "agent_id": call.agent_id,
             "task_id": call.task_id,
-            "arguments": sorted(call.input)[:100],
+            "arguments": [name[:100] for name in sorted(call.input)[:100]],
             "rewritten": list(decision.flow.cut_args) if decision.flow else [],
             "path": [
                 {"kind": s.kind, "call_id": s.call_id, "fingerprint": s.fingerprint, "form": s.form}

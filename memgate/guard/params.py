@@ -92,8 +92,13 @@ class ParamValidator:
         policy = self._policy
         report = ParamReport()
         sql_tool = any(fnmatchcase(tool.lower(), p) for p in policy.sql_tools)
+        budget = policy.max_scan_chars
         for leaf in items:
-            text = leaf.text[: policy.max_scan_chars]
+            if budget <= 0:
+                report.ask.append(f"arguments past {policy.max_scan_chars} characters not checked")
+                break
+            text = leaf.text[:budget]
+            budget -= len(text)
             if not text.strip():
                 continue
             self._scan(leaf, text, report)

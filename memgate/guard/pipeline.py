@@ -223,8 +223,16 @@ class Guard:
     ) -> tuple[dict[str, Any] | None, list[PathStep], FlowReport | None]:
         policy = self.policy.flow
         by_fp: dict[str, list[tuple[Leaf, str]]] = {}
+        budget = policy.max_tokens
         for leaf in items:
-            for word in words(leaf.text, policy.min_token, policy.max_tokens):
+            if budget <= 0:
+                out.object(
+                    Verdict.ASK, Layer.FLOW, f"more than {policy.max_tokens} words to look up"
+                )
+                break
+            found = words(leaf.text, policy.min_token, budget)
+            budget -= len(found)
+            for word in found:
                 by_fp.setdefault(self.scanner.fingerprint(word), []).append((leaf, word))
         literal_fps = {f.fingerprint: leaf for leaf, f in report.secrets if f.fingerprint}
         sightings = self.values.lookup([*by_fp, *literal_fps], policy.max_reads_per_value)

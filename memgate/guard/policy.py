@@ -127,7 +127,9 @@ class ParamsPolicy(BaseModel):
     max_parent_segments: int = Field(default=5, ge=1)
     """`..` segments past this deny whatever the target."""
     check_installs: bool = True
-    max_scan_chars: int = Field(default=20_000, ge=100)
+    max_scan_chars: int = Field(default=200_000, ge=100)
+    """Characters of one call's arguments the scanner reads; past it the call is
+    asked about (it could not be checked whole)."""
 
 
 class FlowPolicy(BaseModel):
@@ -145,6 +147,7 @@ class FlowPolicy(BaseModel):
     split_min_length: int = Field(default=16, ge=8)
     """Values at least this long are also fingerprinted by halves."""
     max_tokens: int = Field(default=4000, ge=10)
+    """Words of one call's arguments looked up; past it the call is asked about."""
     unknown_secret: Effect = Effect.ASK
     """A secret in an argument that no earlier result showed: what to say."""
     max_reads_per_value: int = Field(default=5, ge=1)

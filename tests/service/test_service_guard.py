@@ -314,3 +314,16 @@ async def test_roles_of_the_routes(service: Service) -> None:
     admin = service.client(service.admin_key)
     async with admin:
         assert (await admin.post("/v1/guard/decide", json=call)).status_code == 200
+
+
+async def test_an_argument_too_large_to_check_whole_is_asked_about(
+    agent: httpx.AsyncClient,
+) -> None:
+    async with agent:
+        words = " ".join(f"word{i:06d}" for i in range(6000))
+        answer = await decide(
+            agent, tool="Write", input={"file_path": "notes.txt", "content": words, "more": words}
+        )
+    assert answer["decision"] == "ask"
+    assert answer["layer"] == "flow"
+    assert "words to look up" in " ".join(answer["reasons"])
