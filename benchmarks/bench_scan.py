@@ -11,7 +11,7 @@ same inputs through the peers, with ratios pair by pair:
 decision but approve; detect-secrets + bandit: any finding; agent-memory-guard:
 `safe` is false). Inputs from corpus_gen (seeded), never the test data.
 
-    .venv/bin/python benchmarks/bench_scan.py [--n 200] [--repeat 3] [--sizes 2048]
+    .venv/bin/python benchmarks/bench_scan.py [--n 200] [--repeat 3] [--sizes 2048] [--clock cpu]
 
 Writes a markdown table and JSON with machine info to benchmarks/results/.
 """
@@ -46,13 +46,18 @@ RESULTS = Path(__file__).resolve().parent / "results"
 PY_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+_clock: Callable[[], float] = time.perf_counter
+
+
 def _times(fn: Callable[[str], object], items: list[str], repeat: int) -> list[float]:
     samples: list[float] = []
+    clock = _clock
     for _ in range(repeat):
         for text in items:
-            t0 = time.perf_counter()
+            t0 = clock()
             fn(text)
-            samples.append(time.perf_counter() - t0)
+            samples.append(clock() - t0)
     return samples
 
 
@@ -171,7 +176,16 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     parser.add_argument("--out", default="scan", help="results file stem")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="wall: perf_counter; cpu: this process's CPU time (process_time), for a machine "
+        "shared with other jobs, where waiting for a core inflates wall time (both tools)",
+    )
     args = parser.parse_args()
+    global _clock
+    _clock = CLOCKS[args.clock]
 
     policy = Policy.load()
     # cache_size=0: every scan does the full work (the cache would hide it).
@@ -235,7 +249,8 @@ def main() -> None:
         "peer = detect-secrets (every line) + bandit (every ```python block); "
         "ratio = peer median / memgate median (uncached); amg = OWASP agent-memory-guard "
         "`scan`, amg_ratio = its median / memgate median. flagged = % of the inputs not "
-        "passed as clean.\n\n" + table + "\n"
+        f"passed as clean. Clock: {args.clock}. Targets (issues 13 and 14): 2 KB mixed median "
+        "≤ 0.5 ms, ≥ 10× faster than the peer.\n\n" + table + "\n"
     )
     (RESULTS / f"{args.out}.json").write_text(
         json.dumps({"machine": machine(), "args": vars(args), "rows": rows}, indent=2) + "\n"
