@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from memgate.domain import Decision, Finding, ScanReport, Source
+from memgate.domain import Decision, Finding, ScanReport
 from memgate.domain.events import Event, Op
 from memgate.domain.memory import (
     MemoryItem,
@@ -21,6 +21,7 @@ from memgate.domain.memory import (
     PoolName,
     Target,
     check_transition,
+    check_write,
 )
 from memgate.errors import NotFound, OversizedWrite, WriteForbidden, WriteRefused
 from memgate.gateway.context import (
@@ -128,27 +129,23 @@ class Admission:
         """Scan, route, log. Raises OversizedWrite (nothing stored) above max_bytes,
         WriteRefused when the key carries a secret or personal datum, and
         WriteForbidden when a credentialed writer's key names another writer's
-        memory (see gateway/ownership.py). Secrets in metadata string values are
-        redacted like those in content."""
+        memory (see gateway/ownership.py). Secrets in metadata are redacted like
+        those in content, and metadata's findings count toward the route."""
         ctx = self.ctx
+        check_write(write)  # InvalidInput naming the field; nothing stored
         content = SURROGATES.sub("\ufffd", write.content)
         size = len(content.encode("utf-8"))
         if size > ctx.routing.max_bytes:
             raise OversizedWrite(size, ctx.routing.max_bytes)
-        if write.key is not None:
-            rules = self._sensitive_rules(write.key, write.source)
-            if rules:
-                raise WriteRefused(
-                    f"the key contains sensitive data ({', '.join(rules)}); keys are identifiers:"
-                    " put the value in the content, where it is redacted"
-                )
-        write = write.model_copy(
-            update={
-                "content": content,
-                "metadata": self._redact_metadata(write.metadata, write.source),
-            }
-        )
-        report = ctx.inspector.inspect(content, write.source)
+        # The scan (key, content, metadata) runs off the event loop: a large write
+        # delays only the scans queued behind it, never other requests.
+        rules, report, metadata = await ctx.off_loop(self._inspect, write, content)
+        if rules:
+            raise WriteRefused(
+                f"the key contains sensitive data ({', '.join(rules)}); keys are identifiers:"
+                " put the value in the content, where it is redacted"
+            )
+        write = write.model_copy(update={"content": content, "metadata": metadata})
         receipt = await self._admit(write, report, derived_from=())
         if receipt.state is MemoryState.TRANSIENT:
             promoted = await self._maybe_promote(receipt.id)
@@ -157,27 +154,22 @@ class Admission:
         await log_evictions(ctx)
         return receipt
 
-    def _sensitive_rules(self, text: str, source: Source) -> list[str]:
-        found = self.ctx.inspector.scanner.scan(text, source).findings
-        return sorted({f.rule_id for f in found if f.category.sensitive})
-
-    def _redact_metadata(self, value: Any, source: Source, depth: int = 0) -> Any:
-        """Metadata is stored as given except that string values carrying a secret or
-        personal datum are replaced by their redacted form."""
-        if depth > 32:
-            return value
-        if isinstance(value, str):
-            if len(value) < 6:
-                return value
-            result = self.ctx.inspector.scanner.scan(value, source)
-            if any(f.category.sensitive for f in result.findings):
-                return result.redacted
-            return value
-        if isinstance(value, dict):
-            return {k: self._redact_metadata(v, source, depth + 1) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._redact_metadata(v, source, depth + 1) for v in value]
-        return value
+    def _inspect(
+        self, write: MemoryWrite, content: str
+    ) -> tuple[list[str], ScanReport, dict[str, Any]]:
+        """In the scan thread: the sensitive rules the key trips (a write with any
+        is refused), the verdict on content and metadata together (metadata's
+        findings count toward the route), and the metadata with its secrets and
+        personal data redacted."""
+        inspector = self.ctx.inspector
+        rules: list[str] = []
+        if write.key is not None:
+            found = inspector.scanner.scan(write.key, write.source).findings
+            rules = sorted({f.rule_id for f in found if f.category.sensitive})
+            if rules:
+                return rules, inspector.inspect("", write.source), write.metadata
+        report, metadata = inspector.inspect_write(content, write.metadata, write.source)
+        return rules, report, metadata
 
     def _route(self, write: MemoryWrite, report: ScanReport) -> tuple[PoolName, MemoryState, Op]:
         routing = self.ctx.routing
@@ -339,7 +331,9 @@ class Admission:
             metadata=item.metadata,
             target=Target.LONG,
         )
-        report = self.ctx.inspector.inspect(item.content, item.source)
+        report, _ = await self.ctx.off_loop(
+            self.ctx.inspector.inspect_write, item.content, item.metadata, item.source
+        )
         return await self._admit(write, report, derived_from=(item.id,), op=Op.PROMOTED, actor=by)
 
     @gated

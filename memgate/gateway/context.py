@@ -12,6 +12,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Concatenate, Protocol
@@ -110,6 +111,25 @@ class GatewayContext:
     notes: SessionNotes = field(default_factory=SessionNotes)
     snapshot_seq: int = 0
     snapshotting: asyncio.Task[int] | None = None
+    scans: ThreadPoolExecutor | None = None
+    """The scan thread, started on first use (`off_loop`)."""
+
+    async def off_loop[**P, R](
+        self, work: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        """Run CPU-bound `work` (a scan) in the gateway's scan thread, so the event
+        loop keeps serving other requests meanwhile. One thread: scans run one at a
+        time, in order (the scanner's caches are not shared between threads)."""
+        if self.scans is None:
+            self.scans = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgate-scan")
+        call = functools.partial(work, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self.scans, call)
+
+    def stop_scans(self) -> None:
+        """Let the scan thread end once the scans queued on it are done."""
+        if self.scans is not None:
+            self.scans.shutdown(wait=False)
+            self.scans = None
 
     async def flush(self) -> None:
         """Make batched reads durable (stores that batch them have `flush`)."""

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memgate.domain import Source
+from memgate.domain import ScanReport, Source
 from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
 from memgate.domain.graph import Investigation, ProjectionStatus, ProvenanceGraph
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, utcnow
@@ -156,11 +156,17 @@ class Gateway:
         await self.admission.restore()
 
     async def close(self) -> None:
+        self.ctx.stop_scans()
         if self.ctx.snapshotting is not None:
             await self.ctx.snapshotting
         if self.ctx.graph is not None:
             await self.ctx.graph.close()
         await self.ctx.store.close()
+
+    async def scan(self, content: str, source: Source = Source.TOOL) -> ScanReport:
+        """The verdict on `content` as a write would get it; nothing is stored. Runs
+        in the scan thread, off the event loop."""
+        return await self.ctx.off_loop(self.ctx.inspector.inspect, content, source)
 
     # -- writes (admission) -----------------------------------------------------------
 

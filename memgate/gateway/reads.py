@@ -13,7 +13,8 @@ import xxhash
 
 from memgate.domain import Source
 from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
-from memgate.domain.memory import MemoryItem, MemoryState, PoolName, Reader
+from memgate.domain.limits import MAX_KEY_CHARS, check_filter, check_identifier, check_namespace
+from memgate.domain.memory import MemoryItem, MemoryState, PoolName, Reader, check_reader
 from memgate.domain.ports import PoolQuery, ReadRecord
 from memgate.gateway.context import GatewayContext
 from memgate.gateway.ownership import may_see_pending
@@ -53,7 +54,7 @@ class Reads:
     async def read(self, memory_id: str, reader: Reader | None = None) -> MemoryItem | None:
         """The memory if it is served to this reader (pending ones only to the
         writer's session), else None. Every served item is recorded as read."""
-        reader = reader or Reader()
+        reader = _checked(reader)
         item = await self.ctx.lookup(memory_id)
         if item is None or not self._visible(item, reader):
             return None
@@ -63,7 +64,9 @@ class Reads:
     async def read_key(
         self, namespace: tuple[str, ...], key: str, reader: Reader | None = None
     ) -> MemoryItem | None:
-        reader = reader or Reader()
+        check_namespace(namespace)
+        check_identifier(key, "key", MAX_KEY_CHARS)
+        reader = _checked(reader)
         candidates = [
             item
             for item in (
@@ -93,7 +96,9 @@ class Reads:
         """Served items under a namespace prefix (short-term first, newest first),
         whose content has every word of `query`."""
         ctx = self.ctx
-        reader = reader or Reader()
+        check_namespace(namespace_prefix, allow_empty=True)
+        check_filter(metadata or {})
+        reader = _checked(reader)
         wanted = offset + limit
         states = frozenset({MemoryState.APPROVED, MemoryState.TRANSIENT})
         base = PoolQuery(
@@ -202,3 +207,12 @@ def render_context(items: Sequence[MemoryItem], *, trusted_above: float = 0.9) -
             f"<<<{fence}\n{item.content}\n{fence}>>>"
         )
     return "\n\n".join(blocks)
+
+
+def _checked(reader: Reader | None) -> Reader:
+    """The reader (or an anonymous one), its ids checked: a Reader built with
+    `model_construct` skipped its validator."""
+    if reader is None:
+        return Reader()
+    check_reader(reader.session_id, reader.call_id, reader.agent_id)
+    return reader

@@ -10,7 +10,13 @@ from typing import Any
 
 from memgate.domain import Decision
 from memgate.domain.events import Op
-from memgate.domain.memory import MemoryItem, MemoryState, PoolName, check_transition
+from memgate.domain.memory import (
+    MemoryItem,
+    MemoryState,
+    PoolName,
+    check_content,
+    check_transition,
+)
 from memgate.domain.notices import REVIEW_TIMEOUT_REASON
 from memgate.domain.ports import PoolQuery
 from memgate.errors import IllegalTransition, NotFound, OversizedWrite, ReviewRefused
@@ -123,10 +129,12 @@ class Review:
         ctx = self.ctx
         item = await self._long(memory_id)
         self._check_reviewer(item, reviewer)
-        content = SURROGATES.sub("\ufffd", new_content)
+        content = SURROGATES.sub("\ufffd", check_content(new_content))
         if len(content.encode("utf-8")) > ctx.routing.max_bytes:
             raise OversizedWrite(len(content.encode("utf-8")), ctx.routing.max_bytes)
-        report = ctx.inspector.inspect(content, item.source)
+        report, _ = await ctx.off_loop(
+            ctx.inspector.inspect_write, content, item.metadata, item.source
+        )
         updates = {
             "content": report.redacted,
             "findings": report.findings,
@@ -223,7 +231,9 @@ class Review:
             for item in page:
                 if item.rules_version == version:
                     continue
-                report = ctx.inspector.inspect(item.content, item.source)
+                report, _ = await ctx.off_loop(
+                    ctx.inspector.inspect_write, item.content, item.metadata, item.source
+                )
                 if report.decision is Decision.APPROVE and not report.sensitive:
                     continue
                 await self._change(

@@ -300,6 +300,35 @@ async def test_a_second_key_cannot_replace_an_approved_memory(service: Service) 
         assert again["id"] == mine["id"] and again["state"] == "approved"
 
 
+async def test_a_key_cannot_delete_another_keys_memory_to_rewrite_it(service: Service) -> None:
+    """Deleting the memory and writing its key afresh would replace it without review."""
+    first = service.key("agent", ["acme"], name="first", user_channel=True)
+    second = service.key("agent", ["acme"], name="second", user_channel=True)
+    slot = {"key": "preferences.units", "source": "user"}
+    async with service.client(first) as a, service.client(second) as b:
+        mine = await ok(
+            await a.post("/v1/memories", json=write("I prefer metric units.", **slot)), 201
+        )
+        refused = await b.delete(f"/v1/memories/{mine['id']}")
+        assert refused.status_code == 403, refused.text
+        assert "another key" in refused.json()["detail"]
+        refused_field(
+            await b.post("/v1/memories", json=write("I prefer imperial units.", **slot)),
+            403,
+            "body.key",
+        )
+        served = await ok(await a.get(f"/v1/memories/{mine['id']}"))
+        assert served["state"] == "approved"
+        # Its own writer, and an admin, may delete it.
+        await ok(await a.delete(f"/v1/memories/{mine['id']}"))
+    theirs = service.key("agent", ["acme"], name="third", user_channel=True)
+    async with service.client(theirs) as c, service.client(service.admin_key) as admin:
+        other = await ok(
+            await c.post("/v1/memories", json=write("I like tea.", source="user")), 201
+        )
+        await ok(await admin.delete(f"/v1/memories/{other['id']}"))
+
+
 @pytest.fixture
 async def shared_service(tmp_path: Path) -> AsyncIterator[Service]:
     """A service whose policy grants shared write under acme/team."""

@@ -108,6 +108,22 @@ def on_memory(path: str, kind: str = "approved", **extra: Any) -> Build:
     return build
 
 
+async def agents_own_memory(world: World, namespace: tuple[str, ...]) -> Request:
+    """A memory the matrix's agent key wrote (its agent id names the key)."""
+    principal = world.service.state.keys.authenticate(world.keys["agent"])
+    assert principal is not None
+    receipt = await world.service.state.gateway.write(
+        MemoryWrite(
+            content=f"build {uuid.uuid4().hex[:8]} passed",
+            namespace=namespace,
+            source=Source.TOOL,
+            target=Target.LONG,
+            agent_id=principal.agent_label("matrix"),
+        )
+    )
+    return {"url": f"/v1/memories/{receipt.id}"}
+
+
 async def by_key(world: World, namespace: tuple[str, ...]) -> Request:
     memory_id = await world.memory(namespace, "keyed")
     item = await world.service.state.gateway.get_any(memory_id)
@@ -165,7 +181,8 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("GET", "/v1/memories/by-key"): Row(ANY_KEY, "ns", 200, by_key),
     ("POST", "/v1/memories/search"): Row(ANY_KEY, "ns", 200, body_ns("/v1/memories/search")),
     ("GET", "/v1/memories/{memory_id}"): Row(ANY_KEY, "id", 200, on_memory("/v1/memories/{id}")),
-    ("DELETE", "/v1/memories/{memory_id}"): Row(WRITERS, "id", 200, on_memory("/v1/memories/{id}")),
+    # An agent deletes only what its own key wrote (tests/service/test_authorization.py).
+    ("DELETE", "/v1/memories/{memory_id}"): Row(WRITERS, "id", 200, agents_own_memory),
     ("GET", "/v1/memories/{memory_id}/history"): Row(
         REVIEWERS, "id", 200, on_memory("/v1/memories/{id}/history")
     ),

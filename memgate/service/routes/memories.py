@@ -223,7 +223,9 @@ async def get_memory(
     "/{memory_id}",
     summary="Delete (tombstone) a memory",
     description="The memory is never served again; its history stays in the log. Agents "
-    "delete served memories and their own writes in their scopes; admins any memory.",
+    "delete the memories their own key wrote, in their scopes (403 for another writer's "
+    "served memory: deleting it and writing its key afresh would replace it without "
+    "review); admins any memory.",
     responses={**NOT_FOUND, **CONFLICT, **BUSY},
 )
 async def delete_memory(
@@ -235,7 +237,12 @@ async def delete_memory(
     item = await state.gateway.get_any(memory_id)
     allowed = item is not None and principal.can_write(item.namespace)
     if item is not None and principal.role is not Role.ADMIN:
-        allowed = allowed and (item.state.served or principal.wrote(item.agent_id))
+        own = principal.wrote(item.agent_id)
+        visible(item, allowed and (item.state.served or own))
+        if not own:
+            raise Problem.forbidden(
+                f"{item.id} was written by another key; a key deletes only what it wrote"
+            )
     visible(item, allowed)
     return await state.gateway.delete(memory_id, actor=principal.actor, reason=reason)
 

@@ -24,4 +24,4 @@ async def scan(body: ScanBody, principal: AnyKey, state: State) -> ScanReport:
     limit = state.gateway.routing.max_bytes
     if size > limit:
         raise OversizedWrite(size, limit)
-    return state.gateway.inspector.inspect(body.content, body.source)
+    return await state.gateway.scan(body.content, body.source)
