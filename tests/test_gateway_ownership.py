@@ -16,9 +16,10 @@ import pytest
 from memgate.bootstrap import memory_gateway, open_gateway
 from memgate.domain import Source
 from memgate.domain.memory import MemoryState, MemoryWrite, PoolName, Reader, Target
-from memgate.errors import ReviewRefused, WriteForbidden
+from memgate.errors import PolicyError, ReviewRefused, WriteForbidden
 from memgate.gateway import Gateway
 from memgate.trust import Policy
+from memgate.trust.policy import DEFAULT_POLICY
 
 pytestmark = pytest.mark.anyio
 
@@ -197,3 +198,16 @@ async def test_a_session_naming_a_reviewer_does_not_block_them(gateways: object)
     local = await pending(None, "alice")
     with pytest.raises(ReviewRefused):
         await gw.approve(local, reviewer="alice")
+
+
+def test_shared_write_prefixes_are_checked_when_the_policy_loads(tmp_path: Path) -> None:
+    default = Policy.load().routing
+    assert default.shared_write == () and not default.shares(TEAM)
+    granted = shared("team")
+    assert granted.routing.shares(TEAM) and granted.routing.shares(("team",))
+    assert not granted.routing.shares(("teams", "x")) and not granted.routing.shares(NS)
+    text = Path(DEFAULT_POLICY).read_text()
+    bad = tmp_path / "policy.toml"
+    bad.write_text(text.replace("shared_write = []", 'shared_write = ["team//x"]'))
+    with pytest.raises(PolicyError, match=r"routing\.shared_write"):
+        Policy.load(bad)
