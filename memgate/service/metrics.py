@@ -157,12 +157,3 @@ class TimedInspector(Inspector):
             return super().inspect_write(text, metadata, source)
         finally:
             self._histogram.observe(time.perf_counter() - started)
-
-    def inspect_write(
-        self, text: str, metadata: dict[str, Any], source: Source = Source.TOOL
-    ) -> tuple[ScanReport, dict[str, Any]]:
-        started = time.perf_counter()
-        try:
-            return super().inspect_write(text, metadata, source)
-        finally:
-            self._histogram.observe(time.perf_counter() - started)
