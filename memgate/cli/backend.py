@@ -101,10 +101,12 @@ class Backend(Protocol):
         *,
         sources: builtins.list[str] | None = None,
         user_channel: bool = False,
+        guard_roles: builtins.list[str] | None = None,
     ) -> CreatedKey: ...
     def set_key_sources(
         self, key_id: str, sources: builtins.list[str] | None, *, user_channel: bool = False
     ) -> ApiKey: ...
+    def set_key_guard_roles(self, key_id: str, guard_roles: builtins.list[str]) -> ApiKey: ...
     def list_keys(self) -> builtins.list[ApiKey]: ...
     def revoke_key(self, key_id: str) -> None: ...
 
@@ -341,6 +343,7 @@ class LocalBackend:
         *,
         sources: builtins.list[str] | None = None,
         user_channel: bool = False,
+        guard_roles: builtins.list[str] | None = None,
     ) -> CreatedKey:
         with self._keys() as store:
             info, raw = store.create(
@@ -349,6 +352,7 @@ class LocalBackend:
                 [labels(n) for n in namespaces or []],
                 sources=sources,
                 user_channel=user_channel,
+                guard_roles=guard_roles,
             )
         return CreatedKey(info=_api_key(info), key=raw)
 
@@ -357,6 +361,10 @@ class LocalBackend:
     ) -> ApiKey:
         with self._keys() as store:
             return _api_key(store.set_sources(key_id, sources, user_channel=user_channel))
+
+    def set_key_guard_roles(self, key_id: str, guard_roles: builtins.list[str]) -> ApiKey:
+        with self._keys() as store:
+            return _api_key(store.set_guard_roles(key_id, guard_roles))
 
     def list_keys(self) -> builtins.list[ApiKey]:
         with self._keys() as store:

@@ -70,12 +70,22 @@ def _post(env: Mapping[str, str], path: str, body: dict[str, Any]) -> dict[str, 
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
             answer = json.loads(response.read())
     except urllib.error.HTTPError as exc:
-        raise Unreachable(f"memgate answered {exc.code}") from None
+        raise Unreachable(f"memgate answered {exc.code}{_detail(exc)}") from None
     except (OSError, ValueError) as exc:
         raise Unreachable(f"memgate unreachable ({type(exc).__name__})") from None
     if not isinstance(answer, dict):
         raise Unreachable("memgate answered something other than a JSON object")
     return answer
+
+
+def _detail(exc: urllib.error.HTTPError) -> str:
+    """The problem's detail (it names the field, never echoes the input), if any."""
+    try:
+        problem = json.loads(exc.read(4096) or b"{}")
+    except (OSError, ValueError):
+        return ""
+    detail = problem.get("detail") if isinstance(problem, dict) else None
+    return f" ({detail[:300]})" if isinstance(detail, str) and detail else ""
 
 
 def _read(stdin: IO[str]) -> dict[str, Any] | None:

@@ -13,7 +13,9 @@ from memgate.cli.render import keys_table
 from memgate.domain import Source
 from memgate.service.keys import Role
 
-app = typer.Typer(help="API keys: create, list, change sources, revoke.", no_args_is_help=True)
+app = typer.Typer(
+    help="API keys: create, list, change sources or guard roles, revoke.", no_args_is_help=True
+)
 
 SourcesOpt = Annotated[
     list[Source] | None,
@@ -32,6 +34,21 @@ UserChannelOpt = Annotated[
     ),
 ]
 
+GuardRolesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--guard-roles",
+        help="Comma-separated guard roles the key may act as (the first is its default);"
+        " none: the guard policy's default role.",
+    ),
+]
+
+
+def _roles(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [r.strip() for r in text.split(",") if r.strip()]
+
 
 @app.command("create")
 def create(
@@ -43,6 +60,7 @@ def create(
     ] = None,
     source: SourcesOpt = None,
     user_channel: UserChannelOpt = False,
+    guard_roles: GuardRolesOpt = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
@@ -51,17 +69,25 @@ def create(
     """Create a key; the key itself is printed this once and never stored.
 
     The sources a write may declare belong to the key: an agent key declares
-    agent, tool, web and document; only a user channel declares `user`.
+    agent, tool, web and document; only a user channel declares `user`. So do
+    the guard roles its tool calls are judged under (--guard-roles; none: the
+    guard policy's default role).
 
     Examples:
       memgate keys create support-bot --role agent --namespace acme/support
       memgate keys create chat-frontend --user-channel --namespace acme
       memgate keys create crawler --source web --namespace acme/pages
+      memgate keys create reporting-agent --guard-roles analyst,ops
     """
     sources = [s.value for s in source] if source else None
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         created = b.create_key(
-            name, role.value, list(namespace or []), sources=sources, user_channel=user_channel
+            name,
+            role.value,
+            list(namespace or []),
+            sources=sources,
+            user_channel=user_channel,
+            guard_roles=_roles(guard_roles),
         )
     if as_json:
         emit_json({**created.info.model_dump(mode="json"), "key": created.key})
@@ -69,6 +95,7 @@ def create(
     console = Console()
     console.print(f"created {created.info.id} ({created.info.role}) for {created.info.name}")
     console.print(f"sources: {', '.join(created.info.sources) or '-'}")
+    console.print(f"guard roles: {', '.join(created.info.guard_roles) or '-'}")
     console.print(f"key (shown once): [bold]{created.key}[/]", highlight=False, soft_wrap=True)
 
 
@@ -121,6 +148,36 @@ def set_sources(
         emit_json(changed)
     else:
         Console().print(f"{changed.id} declares: {', '.join(changed.sources) or '-'}")
+
+
+@app.command("guard-roles")
+def set_guard_roles(
+    key_id: Annotated[str, typer.Argument(help="Key id (k_...), from `memgate keys list`.")],
+    roles: Annotated[
+        str,
+        typer.Argument(help="Comma-separated guard roles (the first is the default); '' for none."),
+    ],
+    data_dir: DataDirOpt = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replace the guard roles a key may act as; takes effect at once.
+
+    A tool call (POST /v1/guard/decide, `memgate hook`) naming a role its key does
+    not hold is refused; one naming none is judged under the key's first role, or
+    the guard policy's default role for a key with none.
+
+    Examples:
+      memgate keys guard-roles k_3f9a1c2b7d4e analyst,ops
+      memgate keys guard-roles k_3f9a1c2b7d4e ''
+    """
+    with reported(), backend(Target.of(data_dir, url, key)) as b:
+        changed = b.set_key_guard_roles(key_id, _roles(roles) or [])
+    if as_json:
+        emit_json(changed)
+    else:
+        Console().print(f"{changed.id} acts as: {', '.join(changed.guard_roles) or '-'}")
 
 
 @app.command("revoke")

@@ -327,6 +327,7 @@ def create_key(
     namespaces: list[Namespace],
     sources: list[str] | None = None,
     user_channel: bool = False,
+    guard_roles: list[str] | None = None,
 ) -> Call[CreatedKey]:
     body: dict[str, Any] = {
         "name": name,
@@ -337,7 +338,14 @@ def create_key(
         body["sources"] = list(sources)
     if user_channel:
         body["user_channel"] = True
+    if guard_roles is not None:
+        body["guard_roles"] = list(guard_roles)
     return Call("POST", "/v1/keys", _created, body=body)
+
+
+def set_key_guard_roles(key_id: str, guard_roles: list[str]) -> Call[ApiKey]:
+    body: dict[str, Any] = {"guard_roles": list(guard_roles)}
+    return Call("PATCH", f"/v1/keys/{_seg(key_id)}", ApiKey.model_validate, body=body)
 
 
 def set_key_sources(

@@ -249,11 +249,12 @@ class AsyncMemgateClient:
         *,
         sources: builtins.list[str] | None = None,
         user_channel: bool = False,
+        guard_roles: builtins.list[str] | None = None,
     ) -> CreatedKey:
         """A new key (admin). `sources`: what its writes may declare (default: the
         role's); `user_channel`: it may also declare `user`."""
         return await self._send(
-            calls.create_key(name, role, namespaces or [], sources, user_channel)
+            calls.create_key(name, role, namespaces or [], sources, user_channel, guard_roles)
         )
 
     async def set_key_sources(
@@ -261,6 +262,11 @@ class AsyncMemgateClient:
     ) -> ApiKey:
         """Replace the sources a key may declare (admin; None: its role's default)."""
         return await self._send(calls.set_key_sources(key_id, sources, user_channel))
+
+    async def set_key_guard_roles(self, key_id: str, guard_roles: builtins.list[str]) -> ApiKey:
+        """Replace the guard roles a key may act as (admin; empty: none, so the guard
+        policy's default role)."""
+        return await self._send(calls.set_key_guard_roles(key_id, guard_roles))
 
     async def list_keys(self) -> builtins.list[ApiKey]:
         return await self._send(calls.list_keys())

@@ -60,6 +60,9 @@ class ApiKey(BaseModel):
     """Empty: every namespace."""
     sources: tuple[str, ...] = ()
     """The sources the key's writes may declare (`user` only for a user channel)."""
+    guard_roles: tuple[str, ...] = ()
+    """The guard roles the key may act as (first: its default; none: the guard
+    policy's default role)."""
     hint: str = ""
     """The first characters of the key, to tell keys apart."""
     created_at: datetime | None = None

@@ -247,16 +247,24 @@ class MemgateClient:
         *,
         sources: builtins.list[str] | None = None,
         user_channel: bool = False,
+        guard_roles: builtins.list[str] | None = None,
     ) -> CreatedKey:
         """A new key (admin). `sources`: what its writes may declare (default: the
         role's); `user_channel`: it may also declare `user`."""
-        return self._send(calls.create_key(name, role, namespaces or [], sources, user_channel))
+        return self._send(
+            calls.create_key(name, role, namespaces or [], sources, user_channel, guard_roles)
+        )
 
     def set_key_sources(
         self, key_id: str, sources: builtins.list[str] | None, *, user_channel: bool = False
     ) -> ApiKey:
         """Replace the sources a key may declare (admin; None: its role's default)."""
         return self._send(calls.set_key_sources(key_id, sources, user_channel))
+
+    def set_key_guard_roles(self, key_id: str, guard_roles: builtins.list[str]) -> ApiKey:
+        """Replace the guard roles a key may act as (admin; empty: none, so the guard
+        policy's default role)."""
+        return self._send(calls.set_key_guard_roles(key_id, guard_roles))
 
     def list_keys(self) -> builtins.list[ApiKey]:
         return self._send(calls.list_keys())

@@ -17,11 +17,20 @@ user channel (`user_channel=True` adds `user` to the defaults; or explicit
 may declare every source, reviewer keys none (they do not write). Keys stored
 before sources existed have none recorded (NULL) and get their role's default;
 `set_sources` changes a key's sources in place.
+
+The guard role a tool call is judged under (POST /v1/guard/decide, `memgate hook`)
+is a property of the key too: each key carries the guard roles it may act as
+(`guard_roles`, in the order given; the first is its default). A key with none
+(the default for every new or older key) is judged under the guard policy's
+default role; a call naming a role the key does not hold is refused (403).
+Admin keys may act as any role (they can grant themselves any anyway).
+`set_guard_roles` changes them in place.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import sqlite3
 import threading
@@ -54,14 +63,17 @@ CREATE TABLE IF NOT EXISTS api_keys (
     hint        TEXT NOT NULL,
     created_at  TEXT NOT NULL,
     revoked_at  TEXT,
-    sources     TEXT
+    sources     TEXT,
+    guard_roles TEXT
 );
 """
 _MIGRATIONS = (
     # Keys made before sources were a property of the key: NULL = the role's default.
     ("sources", "ALTER TABLE api_keys ADD COLUMN sources TEXT"),
+    # Keys made before guard roles were a property of the key: NULL = none held.
+    ("guard_roles", "ALTER TABLE api_keys ADD COLUMN guard_roles TEXT"),
 )
-_COLUMNS = "id, name, role, namespaces, hint, created_at, revoked_at, sources"
+_COLUMNS = "id, name, role, namespaces, hint, created_at, revoked_at, sources, guard_roles"
 
 
 class Role(StrEnum):
@@ -120,6 +132,31 @@ def _decode_sources(text: str | None, role: Role) -> frozenset[Source]:
     return frozenset(Source(s) for s in text.split(",") if s)
 
 
+GUARD_ROLE_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
+MAX_GUARD_ROLES = 32
+
+
+def check_guard_roles(role: Role, guard_roles: Iterable[str] | None) -> tuple[str, ...]:
+    """The guard roles a key may act as, in the order given (duplicates dropped);
+    None: none (the guard policy's default role). Raises ValueError for a bad name
+    or for roles on a reviewer key (reviewers do not call the guard)."""
+    if guard_roles is None:
+        return ()
+    chosen = tuple(dict.fromkeys(guard_roles))
+    for name in chosen:
+        if not isinstance(name, str) or not GUARD_ROLE_PATTERN.match(name):
+            raise ValueError("guard roles are 1-100 characters of letters, digits and _.:-")
+    if len(chosen) > MAX_GUARD_ROLES:
+        raise ValueError(f"a key holds at most {MAX_GUARD_ROLES} guard roles")
+    if role is Role.REVIEWER and chosen:
+        raise ValueError("reviewer keys do not call the guard, so they hold no guard role")
+    return chosen
+
+
+def _decode_guard_roles(text: str | None) -> tuple[str, ...]:
+    return tuple(r for r in (text or "").split(",") if r)
+
+
 class KeyConflict(MemgateError):
     """A key operation that would leave the service unusable (revoking the last admin)."""
 
@@ -165,6 +202,8 @@ class Principal:
     namespaces: tuple[Namespace, ...] = ()
     sources: frozenset[Source] = frozenset()
     """The sources this key may declare on a write."""
+    guard_roles: tuple[str, ...] = ()
+    """The guard roles this key may act as; the first is its default."""
 
     @property
     def actor(self) -> str:
@@ -175,6 +214,15 @@ class Principal:
     def may_declare(self, source: Source) -> bool:
         """Whether a write by this key may say it came from `source`."""
         return source in self.sources
+
+    def may_act_as(self, guard_role: str) -> bool:
+        """Whether a tool call by this key may be judged under `guard_role`."""
+        return self.role is Role.ADMIN or guard_role in self.guard_roles
+
+    @property
+    def default_guard_role(self) -> str | None:
+        """The guard role of a call that names none (None: the policy's default)."""
+        return self.guard_roles[0] if self.guard_roles else None
 
     def agent_label(self, agent_id: str | None) -> str:
         """The agent id recorded for this key's writes and reads. Always starts with
@@ -223,12 +271,22 @@ class KeyInfo(BaseModel):
     namespaces: tuple[Namespace, ...]
     sources: tuple[Source, ...] = ()
     """The sources the key may declare on a write (`user` only for a user channel)."""
+    guard_roles: tuple[str, ...] = ()
+    """The guard roles the key may act as (first: its default; none: the guard
+    policy's default role)."""
     hint: str
     created_at: datetime
     revoked_at: datetime | None = None
 
     def principal(self) -> Principal:
-        return Principal(self.id, self.name, self.role, self.namespaces, frozenset(self.sources))
+        return Principal(
+            self.id,
+            self.name,
+            self.role,
+            self.namespaces,
+            frozenset(self.sources),
+            self.guard_roles,
+        )
 
 
 class KeyStore:
@@ -276,11 +334,14 @@ class KeyStore:
         *,
         sources: Iterable[Source | str] | None = None,
         user_channel: bool = False,
+        guard_roles: Iterable[str] | None = None,
     ) -> tuple[KeyInfo, str]:
         """A new key: (its info, the raw key). The raw key is not stored and cannot
         be shown again. `sources`: what its writes may declare (default: the role's,
         see the module docstring); `user_channel`: the key speaks for the user (adds
-        `user` to them). Raises ValueError on a bad name, role, scope or source."""
+        `user` to them); `guard_roles`: the guard roles it may act as, the first its
+        default (none: the guard policy's default role). Raises ValueError on a bad
+        name, role, scope, source or guard role."""
         role = Role(role)
         name = name.strip()
         if not name or len(name) > 200:
@@ -289,6 +350,7 @@ class KeyStore:
         if role is Role.ADMIN and scopes:
             raise ValueError("admin keys are not scoped: they can roll back and read the log")
         declared = check_sources(role, sources, user_channel=user_channel)
+        held = check_guard_roles(role, guard_roles)
         raw = KEY_PREFIX + secrets.token_urlsafe(32)
         info = KeyInfo(
             id="k_" + secrets.token_hex(6),
@@ -296,14 +358,15 @@ class KeyStore:
             role=role,
             namespaces=scopes,
             sources=ordered(declared),
+            guard_roles=held,
             hint=raw[: len(KEY_PREFIX) + 4],
             created_at=datetime.now(UTC),
         )
         with self._lock:
             self._db.execute(
                 "INSERT INTO api_keys"
-                " (id, name, role, namespaces, key_hash, hint, created_at, sources)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " (id, name, role, namespaces, key_hash, hint, created_at, sources, guard_roles)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     info.id,
                     info.name,
@@ -313,6 +376,7 @@ class KeyStore:
                     info.hint,
                     info.created_at.isoformat(),
                     _encode_sources(declared),
+                    ",".join(held),
                 ),
             )
         return info, raw
@@ -342,6 +406,23 @@ class KeyStore:
         assert changed is not None  # noqa: S101 - keys are never deleted
         return changed
 
+    def set_guard_roles(self, key_id: str, guard_roles: Iterable[str] | None) -> KeyInfo:
+        """Replace the guard roles a key may act as (None or empty: none, so the
+        guard policy's default role). Takes effect at once. Raises NotFound for an
+        unknown key, ValueError for a bad role name."""
+        info = self.get(key_id)
+        if info is None:
+            raise NotFound(f"no key {key_id}")
+        held = check_guard_roles(info.role, None if guard_roles is None else list(guard_roles))
+        with self._lock:
+            self._db.execute(
+                "UPDATE api_keys SET guard_roles = ? WHERE id = ?", (",".join(held), key_id)
+            )
+            self._cache.clear()
+        changed = self.get(key_id)
+        assert changed is not None  # noqa: S101 - keys are never deleted
+        return changed
+
     def authenticate(self, raw: str | None) -> Principal | None:
         """The principal of an active key, else None."""
         if not raw or not raw.startswith(KEY_PREFIX) or len(raw) > 200:
@@ -351,7 +432,7 @@ class KeyStore:
             return self._cache[digest]
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, role, namespaces, sources FROM api_keys"
+                "SELECT id, name, role, namespaces, sources, guard_roles FROM api_keys"
                 " WHERE key_hash = ? AND revoked_at IS NULL",
                 (digest,),
             ).fetchone()
@@ -359,7 +440,12 @@ class KeyStore:
             if row is not None:
                 role = Role(row[2])
                 principal = Principal(
-                    row[0], row[1], role, _decode_scopes(row[3]), _decode_sources(row[4], role)
+                    row[0],
+                    row[1],
+                    role,
+                    _decode_scopes(row[3]),
+                    _decode_sources(row[4], role),
+                    _decode_guard_roles(row[5]),
                 )
             if len(self._cache) > 10_000:
                 self._cache.clear()
@@ -374,6 +460,7 @@ class KeyStore:
             role=role,
             namespaces=_decode_scopes(row[3]),
             sources=ordered(_decode_sources(row[7], role)),
+            guard_roles=_decode_guard_roles(row[8]),
             hint=row[4],
             created_at=datetime.fromisoformat(row[5]),
             revoked_at=datetime.fromisoformat(row[6]) if row[6] else None,

@@ -305,6 +305,9 @@ class VerifyBody(Model):
     checkpoint: CheckpointBody
 
 
+GuardRoleName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,100}$")]
+
+
 class KeyBody(Model):
     name: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"\S")]
     role: Role
@@ -315,13 +318,25 @@ class KeyBody(Model):
     keys: agent, tool, web, document)."""
     user_channel: bool = False
     """The key speaks for the user: it may also declare `user`."""
+    guard_roles: Annotated[list[GuardRoleName], Field(max_length=32)] | None = None
+    """The guard roles the key may act as (first: its default); absent: none, so the
+    guard policy's default role."""
 
 
 class KeySourcesBody(Model):
     sources: Annotated[list[Source], Field(max_length=16)] | None = None
-    """The sources the key's writes may declare from now on; absent: the role's default."""
+    """The sources the key's writes may declare from now on; absent: the role's default
+    (unless the body sets only `guard_roles`: then the sources stay as they are)."""
     user_channel: bool = False
     """Add `user` to them."""
+    guard_roles: Annotated[list[GuardRoleName], Field(max_length=32)] | None = None
+    """The guard roles the key may act as from now on (first: its default; empty:
+    none, so the guard policy's default role); absent: unchanged."""
+
+    @property
+    def sets_sources(self) -> bool:
+        """Whether this body changes the sources (a body with only `guard_roles` does not)."""
+        return self.model_fields_set != {"guard_roles"}
 
 
 class KeyCreated(KeyInfo):

@@ -40,9 +40,13 @@ class Service:
         *namespaces: Sequence[str],
         name: str = "test",
         user_channel: bool = False,
+        guard_roles: Sequence[str] | None = None,
     ) -> str:
-        """A new key; `user_channel`: its writes may also declare source `user`."""
-        _, raw = self.state.keys.create(name, role, namespaces, user_channel=user_channel)
+        """A new key; `user_channel`: its writes may also declare source `user`;
+        `guard_roles`: the guard roles it may act as (first: its default)."""
+        _, raw = self.state.keys.create(
+            name, role, namespaces, user_channel=user_channel, guard_roles=guard_roles
+        )
         return raw
 
 

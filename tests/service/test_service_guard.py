@@ -38,7 +38,10 @@ async def report(client: httpx.AsyncClient, **result: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def agent(service: Service) -> httpx.AsyncClient:
-    return service.client(service.key("agent", ["acme"]))
+    # The roles these scenarios claim are the key's (the policy's default first).
+    return service.client(
+        service.key("agent", ["acme"], guard_roles=["developer", "analyst", "ops"])
+    )
 
 
 # -- the sandbox scenarios ---------------------------------------------------------

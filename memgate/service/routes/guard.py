@@ -1,5 +1,7 @@
 """The tool-call guard over HTTP: decide a call before it runs, report its result
-after. Agent and admin keys; the agent id recorded is always the key's."""
+after. Agent and admin keys; the agent id recorded is always the key's, and the
+guard role a call is judged under is one the key holds (403 naming `body.role`
+otherwise; none named: the key's default, else the policy's default role)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from fastapi import APIRouter, Depends, Request
 from memgate.guard import Guard, GuardDecision, ResultRecorded, ToolCall, ToolResult
 from memgate.guard.audit import decision_event
 from memgate.service.deps import State, Writer
-from memgate.service.problems import Problem
+from memgate.service.keys import Principal
+from memgate.service.problems import FieldError, Problem
 from memgate.service.routes.common import PROBLEMS
 
 router = APIRouter(tags=["guard"], responses=PROBLEMS)
@@ -27,15 +30,37 @@ async def get_guard(request: Request) -> Guard:
 GuardDep = Annotated[Guard, Depends(get_guard)]
 
 
+def held_role(principal: Principal, guard: Guard, asked: str | None) -> str | None:
+    """The guard role to judge this key's call under: the one it names, if the key
+    holds it (the policy's default role is everyone's), else 403 naming
+    `body.role`; none named: the key's default (None: the policy's default)."""
+    if asked is None:
+        return principal.default_guard_role
+    if asked == guard.policy.default_role or principal.may_act_as(asked):
+        return asked
+    held = ", ".join(principal.guard_roles) or f"none, so {guard.policy.default_role!r}"
+    reason = f"this key may not act as guard role {asked!r} (its guard roles: {held})"
+    raise Problem(
+        403,
+        "Forbidden",
+        f"body.role: {reason}",
+        kind="forbidden",
+        errors=[FieldError(field="body.role", reason=reason)],
+    )
+
+
 @router.post(
     "/v1/guard/decide",
     summary="Decide a tool call before it runs",
     description="allow | ask | deny | rewrite (with `updated_input`), the layer that "
     "decided, readable reasons and the path of sensitive values that justifies a flow "
-    "decision. Every decision is an event in the audit log (`audit_seq`).",
+    "decision. Every decision is an event in the audit log (`audit_seq`). `role` must "
+    "be one of the key's guard roles (403 naming `body.role` otherwise); absent, the "
+    "key's first guard role is used, or the policy's default role for a key with none.",
 )
 async def decide(body: ToolCall, principal: Writer, state: State, guard: GuardDep) -> GuardDecision:
-    call = body.model_copy(update={"agent_id": principal.agent_label(body.agent_id)})
+    role = held_role(principal, guard, body.role)
+    call = body.model_copy(update={"agent_id": principal.agent_label(body.agent_id), "role": role})
     decision = await anyio.to_thread.run_sync(guard.decide, call)
     records = await state.gateway.store.append([decision_event(call, decision, principal.actor)])
     await anyio.to_thread.run_sync(guard.remember, call, decision)

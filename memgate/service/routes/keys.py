@@ -1,9 +1,11 @@
-"""API keys (admins): create (the key is shown once), list, change sources, revoke."""
+"""API keys (admins): create (the key is shown once), list, change sources and guard
+roles, revoke."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
+from memgate.errors import NotFound as NotFoundError
 from memgate.service.deps import Admin, State
 from memgate.service.keys import KeyInfo
 from memgate.service.problems import Problem
@@ -29,6 +31,7 @@ async def create_key(body: KeyBody, principal: Admin, state: State) -> KeyCreate
             body.namespaces,
             sources=body.sources,
             user_channel=body.user_channel,
+            guard_roles=body.guard_roles,
         )
     except ValueError as exc:
         raise Problem.invalid("body", str(exc)) from None
@@ -42,18 +45,31 @@ async def list_keys(principal: Admin, state: State) -> KeyList:
 
 @router.patch(
     "/{key_id}",
-    summary="Change the sources of an API key",
+    summary="Change the sources or guard roles of an API key",
     description="Replace the sources the key's writes may declare (e.g. make an existing "
-    "key a user channel). Takes effect at once.",
+    "key a user channel) and, with `guard_roles`, the guard roles it may act as (a body "
+    "with only `guard_roles` leaves the sources as they are). Takes effect at once.",
     responses=NOT_FOUND,
 )
 async def set_key_sources(
     key_id: Ident, body: KeySourcesBody, principal: Admin, state: State
 ) -> KeyInfo:
-    try:
-        return state.keys.set_sources(key_id, body.sources, user_channel=body.user_channel)
-    except ValueError as exc:
-        raise Problem.invalid("body.sources", str(exc)) from None
+    info = None
+    if body.sets_sources:
+        try:
+            info = state.keys.set_sources(key_id, body.sources, user_channel=body.user_channel)
+        except ValueError as exc:
+            raise Problem.invalid("body.sources", str(exc)) from None
+    if body.guard_roles is not None:
+        try:
+            info = state.keys.set_guard_roles(key_id, body.guard_roles)
+        except ValueError as exc:
+            raise Problem.invalid("body.guard_roles", str(exc)) from None
+    if info is None:  # NOTE: a body of only `"guard_roles": null` changes nothing
+        info = state.keys.get(key_id)
+        if info is None:
+            raise NotFoundError(f"no key {key_id}")
+    return info
 
 
 @router.delete(
