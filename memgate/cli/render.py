@@ -251,7 +251,8 @@ def records_table(records: Sequence[LogRecord], title: str = "log") -> Group:
 def keys_table(keys: Sequence[ApiKey]) -> Table:
     grid = Table(title="API keys")
     grid.add_column("id", no_wrap=True)
-    for column in ("name", "role", "namespaces", "sources", "hint", "created", "status"):
+    columns = ("name", "role", "namespaces", "sources", "guard roles", "hint", "created", "status")
+    for column in columns:
         grid.add_column(column)
     for k in keys:
         grid.add_row(
@@ -260,6 +261,7 @@ def keys_table(keys: Sequence[ApiKey]) -> Table:
             k.role,
             ", ".join(ns(n) for n in k.namespaces) or "(all)",
             ", ".join(k.sources) or "-",
+            ", ".join(k.guard_roles) or "-",
             k.hint + "…" if k.hint else "-",
             k.created_at.strftime("%Y-%m-%d %H:%M") if k.created_at else "-",
             Text("revoked", style="red") if k.revoked else Text("active", style="green"),

@@ -47,9 +47,11 @@ def key(served: Server) -> str:
     return str(response.json()["key"])
 
 
-def hook(name: str, event: dict[str, Any], url: str, key: str) -> subprocess.CompletedProcess[str]:
+def hook(
+    name: str, event: dict[str, Any], url: str, key: str, **more_env: str
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGATE_")}
-    env.update(MEMGATE_URL=url, MEMGATE_KEY=key, MEMGATE_HOOK_TIMEOUT="30")
+    env.update(MEMGATE_URL=url, MEMGATE_KEY=key, MEMGATE_HOOK_TIMEOUT="30", **more_env)
     return subprocess.run(
         [MEMGATE, "hook", name],
         input=json.dumps(event),
@@ -61,8 +63,8 @@ def hook(name: str, event: dict[str, Any], url: str, key: str) -> subprocess.Com
     )
 
 
-def pre(event: dict[str, Any], url: str, key: str) -> dict[str, Any]:
-    done = hook("pre-tool-use", {"hook_event_name": "PreToolUse", **event}, url, key)
+def pre(event: dict[str, Any], url: str, key: str, **more_env: str) -> dict[str, Any]:
+    done = hook("pre-tool-use", {"hook_event_name": "PreToolUse", **event}, url, key, **more_env)
     assert done.returncode == 0, done.stderr
     output: dict[str, Any] = json.loads(done.stdout)["hookSpecificOutput"]
     assert output["hookEventName"] == "PreToolUse"
@@ -184,3 +186,28 @@ def test_a_bad_key_or_bad_input_means_ask(served: Server) -> None:
         timeout=60, check=False,
     )  # fmt: skip
     assert json.loads(garbage.stdout)["hookSpecificOutput"]["permissionDecision"] == "ask"
+
+
+def test_the_hook_carries_the_guard_role_its_key_holds(served: Server, key: str) -> None:
+    made = subprocess.run(
+        [MEMGATE, "keys", "create", "analyst-bot", "--namespace", "dev", "--guard-roles",
+         "analyst", "--json", "--url", served.url, "--key", served.admin_key],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    created = json.loads(made.stdout)
+    assert created["guard_roles"] == ["analyst"]
+    analyst = str(created["key"])
+    query = {"session_id": "roles", "tool_name": "db.query", "tool_input": {"sql": "SELECT 1"}}
+    # no MEMGATE_GUARD_ROLE: the key's own role decides (analysts may query) ...
+    assert pre(query, served.url, analyst)["permissionDecision"] == "allow"
+    # ... while a plain agent key is judged under the policy's default role
+    assert pre(query, served.url, key)["permissionDecision"] == "ask"
+    # claiming a role the key does not hold is refused, and the hook asks
+    for holder, claimed in ((key, "analyst"), (analyst, "ops")):
+        answer = pre(query, served.url, holder, MEMGATE_GUARD_ROLE=claimed)
+        assert answer["permissionDecision"] == "ask"
+        assert "403" in answer["permissionDecisionReason"]
+        assert "body.role" in answer["permissionDecisionReason"]
+    named = pre(query, served.url, analyst, MEMGATE_GUARD_ROLE="analyst")
+    assert named["permissionDecision"] == "allow"
