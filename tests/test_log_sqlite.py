@@ -9,16 +9,51 @@ from pathlib import Path
 
 import pytest
 
+from memgate.domain.events import Op
 from memgate.domain.ports import Store
 from memgate.errors import StorageError
 from memgate.store.sqlite import SqliteStore
-from tests.contracts import KEY, run
+from tests.contracts import KEY, event_for, long_item, run
 from tests.contracts.log_contract import LogContract, assert_chained, some_events
 
 
 class TestSqliteStoreLog(LogContract):
     async def open_store(self, directory: Path) -> Store:
         return await SqliteStore.open(directory / "memgate.db", KEY)
+
+
+def test_a_write_that_cannot_be_stored_fails_alone(tmp_path: Path) -> None:
+    """A value that is not UTF-8 text (a lone surrogate in metadata, past the edge
+    validator) fails its own append with an error instead of leaving the group
+    commit's futures unresolved (every writer hung); a write committed in the same
+    batch and every later one still land, chained as if the bad one was never sent."""
+
+    async def go() -> None:
+        store = await SqliteStore.open(tmp_path / "memgate.db", KEY)
+        try:
+            bad = long_item(id="mem-bad", content="fine", metadata={"k": "v\udc00"})
+            good, later = some_events(2, memory_ids=2)
+            outcomes = await asyncio.wait_for(
+                asyncio.gather(
+                    store.append([event_for(bad, Op.ADMITTED)]),
+                    store.append([good]),
+                    return_exceptions=True,
+                ),
+                timeout=10,
+            )
+            assert isinstance(outcomes[0], StorageError)
+            assert "\udc00" not in str(outcomes[0])
+            first = outcomes[1]
+            assert not isinstance(first, BaseException)
+            assert_chained(first)
+            after = await asyncio.wait_for(store.append([later]), timeout=10)
+            assert_chained(after, first_seq=2, prev=first[-1].mac)
+            assert await store.records() == first + after
+            assert (await store.verify()).ok
+        finally:
+            await store.close()
+
+    run(go())
 
 
 def test_concurrent_appends_commit_with_consecutive_sequence_numbers(tmp_path: Path) -> None:

@@ -149,7 +149,10 @@ def check_metadata(value: Mapping[str, Any], field: str = "metadata") -> Mapping
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(field, f"must be plain JSON: {exc}") from None
-    size = len(text.encode("utf-8", "surrogatepass"))
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise InvalidInput(field, "holds a lone surrogate (not UTF-8 text)") from None
     if size > MAX_METADATA_BYTES:
         raise InvalidInput(
             field, f"is {size} bytes as JSON; at most {MAX_METADATA_BYTES} bytes are taken"

@@ -402,24 +402,51 @@ class SqliteStore:
         short_rows: builtins.list[tuple[Any, ...]] = []
         short_gone: builtins.list[tuple[str]] = []
         results: list[Records] = []
-        for events, _ in batch:
+        accepted: list[tuple[Sequence[Event], asyncio.Future[Records]]] = []
+        for events, future in batch:
+            # One write whose events cannot be sealed or projected (a value that
+            # is not UTF-8 text, say) fails alone: its rows are dropped, the chain
+            # goes back to where it was before it, and the rest of the batch
+            # commits. An escaping exception would leave every future unresolved.
+            mark = (
+                self._chain.last_seq,
+                self._chain.head,
+                len(event_rows),
+                len(item_rows),
+                len(short_rows),
+                len(short_gone),
+            )
             records = []
-            for event in events:
-                record, entry, columns = self._chain.seal(event)
-                records.append(record)
-                event_rows.append((record.seq, *columns, entry, record.prev_mac, record.mac))
-                change = projected(event)
-                if change.long is not None:
-                    fields = item_fields(change.long)
-                    item_rows.append(sealed(self._seal, "items", fields, record.seq, record.mac))
-                if change.short is not None:
-                    fields = short_fields(change.short)
-                    short_rows.append(
-                        sealed(self._seal, "short_items", fields, record.seq, record.mac)
+            try:
+                for event in events:
+                    record, entry, columns = self._chain.seal(event)
+                    records.append(record)
+                    event_rows.append((record.seq, *columns, entry, record.prev_mac, record.mac))
+                    change = projected(event)
+                    if change.long is not None:
+                        fields = item_fields(change.long)
+                        item_rows.append(
+                            sealed(self._seal, "items", fields, record.seq, record.mac)
+                        )
+                    if change.short is not None:
+                        fields = short_fields(change.short)
+                        short_rows.append(
+                            sealed(self._seal, "short_items", fields, record.seq, record.mac)
+                        )
+                    if change.short_gone is not None:
+                        short_gone.append((change.short_gone,))
+            except Exception as exc:  # any failure fails this write only
+                self._chain.reset(mark[0], mark[1])
+                del event_rows[mark[2] :], item_rows[mark[3] :]
+                del short_rows[mark[4] :], short_gone[mark[5] :]
+                if not future.done():
+                    future.set_exception(
+                        StorageError(f"write could not be sealed: {exc.__class__.__name__}")
                     )
-                if change.short_gone is not None:
-                    short_gone.append((change.short_gone,))
+                continue
+            accepted.append((events, future))
             results.append(records)
+        batch = accepted
         db = self._writer
         try:
             db.execute("BEGIN IMMEDIATE")

@@ -97,6 +97,8 @@ async def test_hostile_json_is_a_4xx(service: Service) -> None:
         b'{"content": "x", "namespace": ["acme"], "metadata": {"n": NaN}}',
         b'{"content": "x", "namespace": ["\\ud800"]}',  # lone surrogate in a label
         b'{"content": "x", "namespace": ["acme"], "key": "\\udfff"}',
+        # a lone surrogate in a metadata value (it once hung the store's commit)
+        b'{"content": "x", "namespace": ["acme"], "metadata": {"k": "v\\udc00"}}',
         b"[]",
         b"null",
         b'"just a string"',
