@@ -116,11 +116,13 @@ class ManualClock:
 
 @cache
 def policy() -> Policy:
-    """Promotion after two sessions, so short runs reach it."""
+    """Promotion after two sessions, so short runs reach it; routing by provenance
+    off (agent long-term writes wait for review, as the model expects; what
+    sessions read is tested in tests/test_provenance.py)."""
     base = Policy.load()
-    return base.model_copy(
-        update={"routing": base.routing.model_copy(update={"promotion_sessions": 2})}
-    )
+    routing = base.routing.model_copy(update={"promotion_sessions": 2})
+    provenance = base.provenance.model_copy(update={"auto_approve": frozenset()})
+    return base.model_copy(update={"routing": routing, "provenance": provenance})
 
 
 @cache
