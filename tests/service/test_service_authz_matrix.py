@@ -235,6 +235,17 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("GET", "/v1/keys"): Row(ADMINS, None, 200, fixed(url="/v1/keys")),
     ("DELETE", "/v1/keys/{key_id}"): Row(ADMINS, None, 200, key_to_revoke),
     ("PATCH", "/v1/keys/{key_id}"): Row(ADMINS, None, 200, key_to_reshape),
+    # Guard routes: writers; the role a call names must be one its key holds
+    # (tests/service/test_service_guard_roles.py), so these name none.
+    ("POST", "/v1/guard/decide"): Row(
+        WRITERS, None, 200, fixed(url="/v1/guard/decide", json={"tool": "Read", "input": {}})
+    ),
+    ("POST", "/v1/guard/results"): Row(
+        WRITERS,
+        None,
+        200,
+        fixed(url="/v1/guard/results", json={"call_id": "c1", "tool": "Read", "output": "ok"}),
+    ),
     ("GET", "/healthz"): Row(EVERYONE, None, 200, fixed(url="/healthz")),
     ("GET", "/readyz"): Row(EVERYONE, None, 200, fixed(url="/readyz")),
     ("GET", "/metrics"): Row(EVERYONE, None, 200, fixed(url="/metrics")),
