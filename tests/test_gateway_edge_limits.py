@@ -16,7 +16,6 @@ from memgate.bootstrap import memory_gateway
 from memgate.domain import Source, limits
 from memgate.domain.memory import MemoryWrite, Reader, Target
 from memgate.errors import InvalidInput
-from memgate.gateway import Gateway
 from memgate.trust import Inspector, Policy
 
 OK: dict[str, Any] = {"content": "The build uses Python 3.12.", "namespace": ("acme", "u1")}
