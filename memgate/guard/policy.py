@@ -10,15 +10,14 @@ stricter effect. No matching rule: the policy's `default_effect` (deny).
 from __future__ import annotations
 
 import re
-import tomllib
 from enum import StrEnum
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memgate.domain import Category, Severity
-from memgate.errors import PolicyError
+from memgate.trust.policy import load_toml_model
 
 DEFAULT_GUARD_POLICY = Path(__file__).with_name("default_guard.toml")
 WILDCARDS = frozenset("*?[")
@@ -167,18 +166,7 @@ class GuardPolicy(BaseModel):
     def load(cls, path: Path | None = None) -> GuardPolicy:
         """Load a guard policy file (default: the bundled one). Raises PolicyError
         naming the file and field."""
-        file = path or DEFAULT_GUARD_POLICY
-        try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
-            return cls.model_validate(data)
-        except OSError as exc:
-            raise PolicyError(f"{file}: cannot read: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise PolicyError(f"{file}: not valid TOML: {exc}") from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise PolicyError(f"{file}: {where}: {first['msg']}") from None
+        return load_toml_model(cls, path or DEFAULT_GUARD_POLICY)
 
     def role(self, name: str | None) -> tuple[str, RolePolicy]:
         """The named role, or the default role; an unknown role has no rules."""

@@ -175,6 +175,22 @@ class ProvenancePolicy(BaseModel):
         return self
 
 
+def load_toml_model[M: BaseModel](model: type[M], file: Path) -> M:
+    """`model` validated from the TOML file `file`. Raises PolicyError naming the
+    file and, for a validation error, the first field at fault."""
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+        return model.model_validate(data)
+    except OSError as exc:
+        raise PolicyError(f"{file}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{file}: not valid TOML: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise PolicyError(f"{file}: {where}: {first['msg']}") from None
+
+
 class Policy(BaseModel):
     """How findings become a trust score and a decision."""
 
@@ -199,18 +215,7 @@ class Policy(BaseModel):
     @classmethod
     def load(cls, path: Path | None = None) -> Policy:
         """Load a policy file (default: the bundled one). Raises PolicyError."""
-        file = path or DEFAULT_POLICY
-        try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
-            return cls.model_validate(data)
-        except OSError as exc:
-            raise PolicyError(f"{file}: cannot read: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise PolicyError(f"{file}: not valid TOML: {exc}") from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise PolicyError(f"{file}: {where}: {first['msg']}") from None
+        return load_toml_model(cls, path or DEFAULT_POLICY)
 
     def category(self, category: Category) -> CategoryPolicy:
         return self.categories.get(category, CategoryPolicy())
