@@ -1,4 +1,4 @@
-"""The min-cut flow decision over a call's influence network (networkx).
+"""The min-cut flow decision over a call's influence network.
 
     source ─∞─► read call ─∞─► value ─∞─► argument ─2 (∞ if a destination)─► call ─(2n−1)─► sink
 
@@ -8,21 +8,48 @@ call costs 2n−1 for n arguments. The max flow is then the decision: 0 allow,
 2k < 2n−1 rewrite the k cut arguments, 2n−1 deny. A tainted destination
 argument (`url`, `host`, `command`, ...) cannot be cut, so it means deny.
 
-NOTE: FalkorDB's `algo.maxFlow` over the graph's `:FLOW` edges is the intended
-engine once the projection records calls and values; this module is the same
-computation in memory, and will remain as the independent check.
+Two engines compute it, with the same answer (a property test cross-checks
+them on random networks):
+
+- `NetworkxEngine`: in memory (Edmonds-Karp), the path when there is no graph;
+- `FalkorEngine`: FalkorDB's `algo.maxFlow` on a per-decision proxy subgraph.
+  The engine's quirks (falkordblite 0.11.0, pinned) and how they are met:
+  it takes exactly one relationship type (`relationshipTypes` with two fails:
+  "should contain a single string"), so every edge is `:FLOW` with its role in
+  a property; two edges between the same nodes *anywhere* in that type fail
+  the call ("must not contain multi-edges (tensors)"), so each decision builds
+  its own `:GuardFlow` proxy nodes (keyed by decision id, carrying the real
+  node's id in `ref`) in a graph of their own, and removes them after; an
+  absent relationship type is an error, not 0, so an empty network is decided
+  without asking; capacities beyond 2^53 lose precision (2^53−1 comes back as
+  2^53−2), so "infinite" is `INFINITE_CAPACITY`, far above any block cost; the
+  answer names the edges that carry flow, not the cut, so the cut is the set
+  of nodes reachable from the source in the residual network, computed here
+  from the flows (the same set for every maximum flow, so both engines agree).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+import uuid
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import networkx as nx
 from networkx.algorithms.flow import edmonds_karp
 
+if TYPE_CHECKING:
+    from memgate.graph.server import FalkorConnection
+
 INFINITE = float("inf")
+INFINITE_CAPACITY = 1 << 40
+"""Stands for infinity in FalkorDB (exact in a double; any block cost is far below)."""
 SOURCE, SINK, CALL = ("s",), ("t",), ("call",)
+Node = tuple[str, ...]
+Edge = tuple[Node, Node, float, str]
+"""from, to, capacity, role (read, value, arg, call)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,30 +61,182 @@ class Cut:
     blocked: bool
 
 
+def network(
+    arguments: Iterable[str],
+    tainted: Mapping[str, Iterable[tuple[str, str]]],
+    destinations: frozenset[str],
+) -> tuple[list[str], int, list[Edge]]:
+    """(argument names, block cost, edges) of a call's influence network.
+    `tainted`: argument -> (read call id, value fingerprint) pairs reaching it."""
+    names = sorted(set(arguments))
+    block = 2 * len(names) - 1
+    edges: dict[tuple[Node, Node], Edge] = {}
+
+    def add(a: Node, b: Node, capacity: float, role: str) -> None:
+        edges.setdefault((a, b), (a, b, capacity, role))
+
+    add(CALL, SINK, block, "call")
+    for name in names:
+        capacity = INFINITE if name.lower() in destinations else 2
+        add(("arg", name), CALL, capacity, "arg")
+    for name, sources in tainted.items():
+        for read_call, value_fp in sources:
+            add(SOURCE, ("read", read_call), INFINITE, "source")
+            add(("read", read_call), ("value", value_fp), INFINITE, "read")
+            add(("value", value_fp), ("arg", name), INFINITE, "value")
+    return names, block, list(edges.values())
+
+
+def _cut(names: list[str], block: int, value: float, reachable: set[Node]) -> Cut:
+    blocked = CALL in reachable
+    cut = () if blocked else tuple(a for a in names if ("arg", a) in reachable)
+    return Cut(float(value), block, cut, blocked)
+
+
+class FlowEngine(Protocol):
+    """Computes the minimum cut of a call's influence network."""
+
+    name: str
+
+    def decide(
+        self,
+        arguments: Iterable[str],
+        tainted: Mapping[str, Iterable[tuple[str, str]]],
+        destinations: frozenset[str],
+    ) -> Cut: ...
+
+
+class NetworkxEngine:
+    """In memory: networkx's Edmonds-Karp."""
+
+    name = "networkx"
+
+    def decide(
+        self,
+        arguments: Iterable[str],
+        tainted: Mapping[str, Iterable[tuple[str, str]]],
+        destinations: frozenset[str],
+    ) -> Cut:
+        names, block, edges = network(arguments, tainted, destinations)
+        if not any(a == SOURCE for a, _, _, _ in edges):
+            return Cut(0.0, block, (), False)
+        graph: nx.DiGraph[Node] = nx.DiGraph()
+        for a, b, capacity, _ in edges:
+            graph.add_edge(a, b, capacity=capacity)
+        # Edmonds-Karp: on these small networks (a handful of arguments and reads)
+        # about twice as fast as networkx's default preflow-push.
+        value, (reachable, _) = nx.minimum_cut(graph, SOURCE, SINK, flow_func=edmonds_karp)
+        return _cut(names, block, value, set(reachable))
+
+
 def decide_flow(
     arguments: Iterable[str],
     tainted: Mapping[str, Iterable[tuple[str, str]]],
     destinations: frozenset[str],
 ) -> Cut:
-    """`tainted`: argument -> (read call id, value fingerprint) pairs reaching it."""
-    names = sorted(set(arguments))
-    n = len(names)
-    block = 2 * n - 1
-    graph: nx.DiGraph[tuple[str, ...]] = nx.DiGraph()
-    graph.add_edge(CALL, SINK, capacity=block)
-    for name in names:
-        capacity = INFINITE if name.lower() in destinations else 2
-        graph.add_edge(("arg", name), CALL, capacity=capacity)
-    for name, sources in tainted.items():
-        for read_call, value_fp in sources:
-            graph.add_edge(SOURCE, ("read", read_call), capacity=INFINITE)
-            graph.add_edge(("read", read_call), ("value", value_fp), capacity=INFINITE)
-            graph.add_edge(("value", value_fp), ("arg", name), capacity=INFINITE)
-    if SOURCE not in graph:
-        return Cut(0.0, block, (), False)
-    # Edmonds-Karp: on these small networks (a handful of arguments and reads)
-    # about twice as fast as networkx's default preflow-push.
-    value, (reachable, _) = nx.minimum_cut(graph, SOURCE, SINK, flow_func=edmonds_karp)
-    blocked = CALL in reachable
-    cut = () if blocked else tuple(a for a in names if ("arg", a) in reachable)
-    return Cut(float(value), block, cut, blocked)
+    """The decision in memory (networkx)."""
+    return NetworkxEngine().decide(arguments, tainted, destinations)
+
+
+_BUILD = "UNWIND $nodes AS n CREATE (:GuardFlow {d: $d, k: n[0], ref: n[1]})"
+_LINK = (
+    "UNWIND $edges AS e"
+    " MATCH (a:GuardFlow {d: $d, k: e[0]}), (b:GuardFlow {d: $d, k: e[1]})"
+    " CREATE (a)-[:FLOW {d: $d, role: e[2], cap: e[3]}]->(b)"
+)
+_MAXFLOW = (
+    "MATCH (s:GuardFlow {d: $d, k: 's'}), (t:GuardFlow {d: $d, k: 't'})"
+    " CALL algo.maxFlow({sourceNodes: [s], targetNodes: [t], capacityProperty: 'cap',"
+    " nodeLabels: ['GuardFlow'], relationshipTypes: ['FLOW']})"
+    " YIELD edges, edgeFlows, maxFlow"
+    " RETURN maxFlow, [e IN edges | [startNode(e).k, endNode(e).k]], edgeFlows"
+)
+_DROP = "MATCH (n:GuardFlow {d: $d}) DELETE n"
+_INDEX = "CREATE INDEX FOR (n:GuardFlow) ON (n.d)"
+
+
+def _key(node: Node) -> str:
+    return "\x1f".join(node)
+
+
+class FalkorEngine:
+    """FalkorDB's `algo.maxFlow` on a per-decision proxy subgraph (see the module
+    docstring for the engine's quirks). `connect` gives the connection to a graph
+    of the guard's own (never the provenance projection: its rebuild drops the
+    graph, and its edges are no business of the flow)."""
+
+    name = "falkordb"
+
+    def __init__(self, connect: Callable[[], FalkorConnection]) -> None:
+        self._connect = connect
+        self._connection: FalkorConnection | None = None
+        self._lock = threading.Lock()
+
+    def _conn(self) -> FalkorConnection:
+        if self._connection is None:
+            connection = self._connect()
+            try:
+                connection.query(_INDEX)
+            except Exception as exc:
+                if "already indexed" not in str(exc).lower():
+                    raise
+            self._connection = connection
+        return self._connection
+
+    def decide(
+        self,
+        arguments: Iterable[str],
+        tainted: Mapping[str, Iterable[tuple[str, str]]],
+        destinations: frozenset[str],
+    ) -> Cut:
+        names, block, edges = network(arguments, tainted, destinations)
+        if not any(a == SOURCE for a, _, _, _ in edges):
+            return Cut(0.0, block, (), False)
+        nodes = sorted({n for a, b, _, _ in edges for n in (a, b)})
+        rows = [
+            [_key(a), _key(b), role, INFINITE_CAPACITY if cap == INFINITE else int(cap)]
+            for a, b, cap, role in edges
+        ]
+        d = uuid.uuid4().hex
+        with self._lock:
+            conn = self._conn()
+            try:
+                conn.query(_BUILD, {"d": d, "nodes": [[_key(n), n[-1]] for n in nodes]})
+                conn.query(_LINK, {"d": d, "edges": rows})
+                answer = conn.query(_MAXFLOW, {"d": d}, read_only=True)
+            finally:
+                conn.query(_DROP, {"d": d})
+        value, pairs, flows = answer[0]
+        flow = {(str(p[0]), str(p[1])): float(f) for p, f in zip(pairs, flows, strict=True)}
+        reachable = _residual_reachable(rows, flow)
+        by_key = {_key(n): n for n in nodes}
+        total = INFINITE if float(value) >= INFINITE_CAPACITY else float(value)
+        return _cut(names, block, total, {by_key[k] for k in reachable if k in by_key})
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close(shutdown=False)
+            self._connection = None
+
+
+def _residual_reachable(
+    rows: list[list[object]], flow: Mapping[tuple[str, str], float]
+) -> set[str]:
+    """Nodes reachable from the source in the residual network of a max flow."""
+    residual: dict[str, list[str]] = defaultdict(list)
+    for a, b, _, cap in rows:
+        key = (str(a), str(b))
+        used = flow.get(key, 0.0)
+        if used < float(cap):  # type: ignore[arg-type]
+            residual[key[0]].append(key[1])
+        if used > 0:
+            residual[key[1]].append(key[0])
+    start = _key(SOURCE)
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        for nxt in residual[todo.popleft()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

@@ -29,6 +29,8 @@ class Layer(StrEnum):
     CHAIN = "chain"
     PARAMS = "params"
     FLOW = "flow"
+    TRUST = "trust"
+    """Pinned tool descriptions (a rug pull), and trust earned by routine calls."""
     NONE = "none"
     """Nothing objected: the matrix allowed and every later layer agreed."""
 
@@ -113,6 +115,10 @@ class GuardDecision(BaseModel):
     """Time to decide, in milliseconds."""
     timings: dict[str, float] = Field(default_factory=dict)
     """Milliseconds per layer (matrix, chain, params, flow) that ran."""
+    shape: str = ""
+    """The call's (tool, argument shape), as trust counts it."""
+    trusted: int = 0
+    """Results reported earlier for calls of this shape."""
 
 
 class ResultRecorded(BaseModel):

@@ -50,6 +50,8 @@ class ParamReport:
     destructive: bool = False
     secrets: list[tuple[Leaf, Finding]] = field(default_factory=list)
     """Secret findings per leaf (for the flow check; never a verdict here)."""
+    personal: list[tuple[Leaf, Finding]] = field(default_factory=list)
+    """Personal-data findings per leaf (for the flow check)."""
     redacted: dict[str, str] = field(default_factory=dict)
     """Leaf path -> the scanner's redacted text, where it redacted anything."""
 
@@ -133,6 +135,8 @@ class ParamValidator:
             if category is Category.SECRET:
                 report.secrets.append((leaf, finding))
                 continue
+            if category is Category.PII:
+                report.personal.append((leaf, finding))
             if category is Category.DESTRUCTIVE:
                 report.destructive = True
             where = f"{leaf.path}: {finding.rule_id} ({category.value}, {finding.severity.value})"

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from cachetools import LRUCache
+
 from memgate.domain import Category, Source
 from memgate.guard.chain import ChainTracker
-from memgate.guard.flow import decide_flow
+from memgate.guard.flow import FlowEngine, NetworkxEngine
 from memgate.guard.models import (
     SEVERITY,
     FlowReport,
@@ -32,8 +34,18 @@ from memgate.guard.models import (
     Verdict,
 )
 from memgate.guard.params import Leaf, ParamReport, ParamValidator, leaves
+from memgate.guard.pins import PinReport, PinStore, ToolListing, split_mcp_name
 from memgate.guard.policy import Effect, GuardPolicy, RolePolicy, Rule
-from memgate.guard.values import Sighting, ValueStore, forms, sensitive_values, words
+from memgate.guard.trust import TrustCounters, shape_of
+from memgate.guard.values import (
+    Sighting,
+    ValueStore,
+    alias_form,
+    alias_key,
+    forms,
+    sensitive_values,
+    words,
+)
 from memgate.scanning.scanner import Scanner
 
 MAX_RESULT_CHARS = 512 * 1024
@@ -46,14 +58,24 @@ class _Outcome:
     layer: Layer = Layer.NONE
     reasons: list[str] = field(default_factory=list)
     warn: bool = False
+    objections: list[tuple[Verdict, Layer]] = field(default_factory=list)
+    matrix_ask: bool = False
+    """The matrix said ask because a rule (or the default) says so: the one
+    objection accumulated trust may lift."""
 
     def denied(self) -> bool:
         return self.verdict is Verdict.DENY
 
     def object(self, verdict: Verdict, layer: Layer, reason: str) -> None:
         self.reasons.append(f"{layer.value}: {reason}")
+        self.objections.append((verdict, layer))
         if SEVERITY[verdict] > SEVERITY[self.verdict]:
             self.verdict, self.layer = verdict, layer
+
+    def only_matrix_ask(self) -> bool:
+        return self.matrix_ask and all(
+            v is Verdict.ASK and layer is Layer.MATRIX for v, layer in self.objections
+        )
 
 
 class Guard:
@@ -67,10 +89,17 @@ class Guard:
         values: ValueStore,
         *,
         clock: Clock = time.time,
+        engine: FlowEngine | None = None,
     ) -> None:
         self.scanner = scanner
         self.policy = policy
         self.values = values
+        self.engine: FlowEngine = engine or NetworkxEngine()
+        """Where the min cut runs (networkx in memory, or FalkorDB's algo.maxFlow)."""
+        self.trust = TrustCounters(values)
+        self.pins = PinStore(values)
+        self._shapes: LRUCache[str, tuple[str, str]] = LRUCache(maxsize=50_000)
+        """call id -> (shape digest, decision) of calls decided, until their result."""
         self._clock = clock
         self._params = ParamValidator(scanner, policy.params)
         self._chain = ChainTracker(policy.chain.burst_seconds)
@@ -103,6 +132,9 @@ class Guard:
         mark = time.perf_counter()
         self._matrix(call, rule, role_name, rule_count, out)
         mark = _lap(timings, "matrix", mark)
+        shape, readable = shape_of(call.tool, call.input)
+        if not out.denied():
+            self._pinned(call, out)
         if not out.denied():
             self._chain_limits(call, role, agent_count, tool_count, depth, out)
             mark = _lap(timings, "chain", mark)
@@ -136,6 +168,7 @@ class Guard:
                 _lap(timings, "flow", mark)
             if destructive and out.verdict in (Verdict.ALLOW, Verdict.REWRITE):
                 self._chain.count_destructive(scope)
+        trusted = self._trusted(call, shape, out)
         return GuardDecision(
             decision=out.verdict,
             warn=out.warn,
@@ -149,13 +182,48 @@ class Guard:
             role=role_name,
             millis=(time.perf_counter() - started) * 1000,
             timings=timings,
+            shape=readable,
+            trusted=trusted,
         )
+
+    def _pinned(self, call: ToolCall, out: _Outcome) -> None:
+        named = split_mcp_name(call.tool)
+        effect = self.policy.trust.changed_tool
+        if named is None or effect is Effect.ALLOW or not self.pins.changed(*named):
+            return
+        out.object(
+            Verdict(effect.value),
+            Layer.TRUST,
+            f"tool {named[1]!r} of MCP server {named[0]!r} changed its description since it"
+            " was pinned (a rug pull?): a person must accept the new description",
+        )
+
+    def _trusted(self, call: ToolCall, shape: str, out: _Outcome) -> int:
+        """Turn a matrix ask into allow for a shape with enough results and no
+        denial; the number of results either way."""
+        policy = self.policy.trust
+        if not policy.enabled:
+            return 0
+        counts = self.trust.get(shape)
+        if (
+            out.verdict is Verdict.ASK
+            and out.only_matrix_ask()
+            and counts.ok >= policy.min_results
+            and counts.bad == 0
+            and any(fnmatchcase(call.tool, p) for p in policy.tools)
+        ):
+            out.verdict, out.layer = Verdict.ALLOW, Layer.TRUST
+            out.reasons.append(
+                f"trust: allowed: {counts.ok} earlier results of this call shape, none denied"
+            )
+        return counts.ok
 
     def _matrix(
         self, call: ToolCall, rule: Rule | None, role: str, count: int, out: _Outcome
     ) -> None:
         if rule is None:
             effect = self.policy.default_effect
+            out.matrix_ask = effect is Effect.ASK
             if effect is not Effect.ALLOW:
                 out.object(
                     Verdict(effect.value),
@@ -163,6 +231,7 @@ class Guard:
                     f"no rule of role {role!r} covers {call.tool!r} (default {effect.value})",
                 )
             return
+        out.matrix_ask = rule.effect is Effect.ASK
         if rule.effect is not Effect.ALLOW:
             reason = f"role {role!r} rule {rule.tool!r} says {rule.effect.value}"
             out.object(Verdict(rule.effect.value), Layer.MATRIX, reason + _note(rule))
@@ -222,8 +291,12 @@ class Guard:
         self, call: ToolCall, call_id: str, items: list[Leaf], report: ParamReport, out: _Outcome
     ) -> tuple[dict[str, Any] | None, list[PathStep], FlowReport | None]:
         policy = self.policy.flow
+        if not policy.enabled:
+            self._flow_off(call, items, report, out)
+            return None, [], None
         by_fp: dict[str, list[tuple[Leaf, str]]] = {}
         budget = policy.max_tokens
+        fingerprint = self.scanner.fingerprint
         for leaf in items:
             if budget <= 0:
                 out.object(
@@ -233,17 +306,26 @@ class Guard:
             found = words(leaf.text, policy.min_token, budget)
             budget -= len(found)
             for word in found:
-                by_fp.setdefault(self.scanner.fingerprint(word), []).append((leaf, word))
+                by_fp.setdefault(fingerprint(word), []).append((leaf, word))
+                if policy.track_pii and "@" in word:
+                    key = alias_key(word)
+                    if key is not None:
+                        by_fp.setdefault(fingerprint(key), []).append((leaf, word))
         literal_fps = {f.fingerprint: leaf for leaf, f in report.secrets if f.fingerprint}
-        sightings = self.values.lookup([*by_fp, *literal_fps], policy.max_reads_per_value)
+        personal_fps = {f.fingerprint: leaf for leaf, f in report.personal if f.fingerprint}
+        sightings = self.values.lookup(
+            [*by_fp, *literal_fps, *personal_fps], policy.max_reads_per_value
+        )
         tainted: dict[str, list[tuple[str, str]]] = {}
         hits: dict[str, list[str]] = {}  # leaf path -> words to redact
         path: list[PathStep] = []
         seen_values: set[tuple[str, str]] = set()
         for s in sightings:
             places = by_fp.get(s.fp) or []
-            if s.fp in literal_fps and not places:
+            if not places and s.fp in literal_fps:
                 places = [(literal_fps[s.fp], "")]
+            elif not places and s.fp in personal_fps:
+                places = [(personal_fps[s.fp], "")]
             for leaf, word in places:
                 tainted.setdefault(leaf.arg, []).append((s.call_id, s.value_fp))
                 if word:
@@ -269,7 +351,7 @@ class Guard:
                 )
         if not tainted:
             return None, path, None
-        cut = decide_flow(call.input.keys(), tainted, policy.destination_args | _CODE_ARGS)
+        cut = self.engine.decide(call.input.keys(), tainted, policy.destination_args | _CODE_ARGS)
         flow = FlowReport(
             value=cut.value,
             block_cost=cut.block_cost,
@@ -294,6 +376,32 @@ class Guard:
         )
         return updated, path, flow
 
+    def _flow_off(
+        self, call: ToolCall, items: list[Leaf], report: ParamReport, out: _Outcome
+    ) -> None:
+        """The flow check cut off: the guard cannot tell where a value came from,
+        so a call carrying a secret or personal data, or naming a destination,
+        is asked about."""
+        destinations = sorted(
+            leaf.path
+            for leaf in items
+            if leaf.arg.lower() in self.policy.flow.destination_args and leaf.text.strip()
+        )
+        carried = sorted({leaf.path for leaf, _ in (*report.secrets, *report.personal)})
+        if carried:
+            out.object(
+                Verdict.ASK,
+                Layer.FLOW,
+                f"flow check off: cannot judge where the sensitive value(s) in"
+                f" {', '.join(carried)} came from",
+            )
+        elif destinations:
+            out.object(
+                Verdict.ASK,
+                Layer.FLOW,
+                f"flow check off: cannot judge what is sent to {', '.join(destinations)}",
+            )
+
     # -- learning --------------------------------------------------------------
 
     def record_result(self, result: ToolResult) -> ResultRecorded:
@@ -309,21 +417,28 @@ class Guard:
         rows: list[Sighting] = []
         found: set[str] = set()
         split_min = self.policy.flow.split_min_length
+        tracked = {Category.SECRET}
+        if self.policy.flow.track_pii:
+            tracked.add(Category.PII)
         for text in texts:
             if budget <= 0:
                 break
             text = text[:budget]
             budget -= len(text)
             scanned = self.scanner.scan(text, Source.TOOL)
-            if not any(f.category is Category.SECRET for f in scanned.findings):
+            if not any(f.category in tracked for f in scanned.findings):
                 continue
+            kinds = {f.fingerprint: f.category for f in scanned.findings if f.fingerprint}
             for value, rule_id, value_fp in sensitive_values(
                 text, scanned.redacted, self.scanner.fingerprint
             ):
-                if len(value) < 4:
+                if len(value) < 4 or kinds.get(value_fp, Category.SECRET) not in tracked:
                     continue
                 found.add(value_fp)
-                for form, encoded in forms(value, split_min).items():
+                encodings = forms(value, split_min)
+                if "@" in value and (key := alias_form(value)) is not None:
+                    encodings["alias"] = key
+                for form, encoded in encodings.items():
                     if form.startswith("half") and len(encoded) < self.policy.flow.min_token:
                         continue
                     rows.append(
@@ -334,17 +449,48 @@ class Guard:
                         )
                     )  # fmt: skip
         self.values.add(rows)
+        self._earn_trust(result, now)
         return ResultRecorded(
             call_id=result.call_id, values=len(found), fingerprints=tuple(sorted(found)),
             forms=len(rows),
         )  # fmt: skip
 
+    def _earn_trust(self, result: ToolResult, now: float) -> None:
+        """A result of a call that was decided and not denied (allowed, rewritten,
+        or asked about and then run: a person approved it) counts for its shape."""
+        shape = self._shapes.get(result.call_id)
+        if shape is None:
+            rows = self.values.fetch(
+                "SELECT decision FROM guard_calls WHERE call_id = ?", (result.call_id,)
+            )
+            if not rows:
+                return  # a result of a call the guard never decided earns nothing
+            shape = (shape_of(result.tool, result.input)[0], str(rows[0][0]))
+        digest, decided = shape
+        if decided != Verdict.DENY.value and self.policy.trust.enabled:
+            self.trust.count(digest, result.tool, now, ok=1)
+        self._shapes.pop(result.call_id, None)
+
     def remember(self, call: ToolCall, decision: GuardDecision) -> None:
-        """Keep the decided call durably (the history behind the hot window)."""
-        self.values.record_call(
-            decision.call_id, call.session_id, call.agent_id, call.tool, self._clock(),
-            decision.decision.value, decision.layer.value,
-        )  # fmt: skip
+        """Keep the decided call durably (the history behind the hot window); a
+        denied call counts against its shape's trust."""
+        with self._lock:
+            now = self._clock()
+            self.values.record_call(
+                decision.call_id, call.session_id, call.agent_id, call.tool, now,
+                decision.decision.value, decision.layer.value,
+            )  # fmt: skip
+            digest = shape_of(call.tool, call.input)[0]
+            self._shapes[decision.call_id] = (digest, decision.decision.value)
+            if decision.decision is Verdict.DENY and self.policy.trust.enabled:
+                self.trust.count(digest, call.tool, now, bad=1)
+
+    # -- tool descriptions -----------------------------------------------------
+
+    def pin_tools(self, listing: ToolListing) -> PinReport:
+        """Record a server's tool listing: pin new tools, mark changed ones."""
+        with self._lock:
+            return self.pins.report(listing, self._clock())
 
 
 _CODE_ARGS = frozenset({"command", "cmd", "script", "code", "sql", "query"})

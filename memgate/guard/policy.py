@@ -150,6 +150,30 @@ class FlowPolicy(BaseModel):
     unknown_secret: Effect = Effect.ASK
     """A secret in an argument that no earlier result showed: what to say."""
     max_reads_per_value: int = Field(default=5, ge=1)
+    enabled: bool = True
+    """Off: the flow check is cut off (no values looked up, no min cut); a call
+    carrying a secret or naming a destination is asked about, since the guard
+    cannot judge where its data goes (the ablation)."""
+    track_pii: bool = True
+    """Fingerprint personal data (e-mail addresses, phone numbers, ...) in results
+    too, and e-mail addresses also by their alias form (lower case, no `+tag`)."""
+    engine: str = Field(default="auto", pattern=r"^(auto|networkx|falkordb)$")
+    """Where the min cut runs: `falkordb` (`algo.maxFlow` on the graph), `networkx`
+    (in memory), `auto` (FalkorDB when the service has a graph, else networkx)."""
+
+
+class TrustPolicy(BaseModel):
+    """Trust earned by routine calls, and pinned tool descriptions."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = True
+    min_results: int = Field(default=3, ge=1)
+    """Results of a (tool, argument shape) before its matrix `ask` becomes `allow`."""
+    tools: tuple[str, ...] = ("*",)
+    """Tool patterns whose matrix `ask` accumulated trust may turn into `allow`."""
+    changed_tool: Effect = Effect.ASK
+    """A tool whose description changed since it was pinned (a rug pull)."""
 
 
 class GuardPolicy(BaseModel):
@@ -161,6 +185,7 @@ class GuardPolicy(BaseModel):
     chain: ChainPolicy = ChainPolicy()
     params: ParamsPolicy = ParamsPolicy()
     flow: FlowPolicy = FlowPolicy()
+    trust: TrustPolicy = TrustPolicy()
 
     @classmethod
     def load(cls, path: Path | None = None) -> GuardPolicy:

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 Fingerprint = Callable[[str], str]
@@ -80,6 +81,29 @@ def forms(value: str, split_min: int) -> dict[str, str]:
         out["half-1"] = value[:half]
         out["half-2"] = value[half:]
     return out
+
+
+_EMAIL = re.compile(r"^<?([A-Za-z0-9._%+-]{1,64})@([A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24})>?[.,;]?$")
+_DOTLESS = frozenset({"gmail.com", "googlemail.com"})
+
+
+def alias_form(address: str) -> str | None:
+    """The canonical mailbox an e-mail address reaches, as a keyed-hash input:
+    lower case, no `+tag`, no dots for Gmail (`Jane.Doe+x@Example.com` and
+    `jane.doe@example.com` are one customer). None for a non-address."""
+    found = _EMAIL.match(address.strip())
+    if found is None:
+        return None
+    local, domain = found.group(1).lower().split("+", 1)[0], found.group(2).lower()
+    if domain in _DOTLESS:
+        local, domain = local.replace(".", ""), "gmail.com"
+    return f"\x00alias:{local}@{domain}" if local else None
+
+
+def alias_key(word: str) -> str | None:
+    """`alias_form` of a word of an argument (`mailto:` and `to=` prefixes dropped)."""
+    tail = word.rsplit(":", 1)[-1].rsplit("=", 1)[-1]
+    return alias_form(tail)
 
 
 def words(text: str, min_len: int, limit: int) -> set[str]:
@@ -160,6 +184,7 @@ class ValueStore:
     One connection, serialized by a lock (calls are short)."""
 
     def __init__(self, path: Path | str) -> None:
+        self.path = path
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
@@ -169,6 +194,33 @@ class ValueStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=2000")
             self._db.executescript(SCHEMA)
+
+    # -- the guard's other tables (trust counters, tool pins) share the file --
+
+    def executescript(self, script: str) -> None:
+        with self._lock:
+            self._db.executescript(script)
+
+    def execute(self, sql: str, params: Sequence[Any]) -> None:
+        with self._lock:
+            self._db.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Many rows in one transaction."""
+        if not rows:
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(sql, rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, params).fetchall())
 
     def add(self, rows: Sequence[Sighting]) -> None:
         if not rows:

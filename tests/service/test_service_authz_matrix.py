@@ -246,6 +246,12 @@ MATRIX: dict[tuple[str, str], Row] = {
         200,
         fixed(url="/v1/guard/results", json={"call_id": "c1", "tool": "Read", "output": "ok"}),
     ),
+    ("POST", "/v1/guard/tools"): Row(
+        WRITERS,
+        None,
+        200,
+        fixed(url="/v1/guard/tools", json={"server": "notes", "tools": [{"name": "sync"}]}),
+    ),
     ("GET", "/healthz"): Row(EVERYONE, None, 200, fixed(url="/healthz")),
     ("GET", "/readyz"): Row(EVERYONE, None, 200, fixed(url="/readyz")),
     ("GET", "/metrics"): Row(EVERYONE, None, 200, fixed(url="/metrics")),

@@ -12,8 +12,9 @@ from fastapi import APIRouter, Depends, Request
 
 from memgate.guard import Guard, GuardDecision, ResultRecorded, ToolCall, ToolResult
 from memgate.guard.audit import decision_event
+from memgate.guard.pins import PinReport, ToolListing
 from memgate.service.deps import State, Writer
-from memgate.service.keys import Principal
+from memgate.service.keys import Principal, Role
 from memgate.service.problems import FieldError, Problem
 from memgate.service.routes.common import PROBLEMS
 
@@ -77,3 +78,25 @@ async def decide(body: ToolCall, principal: Writer, state: State, guard: GuardDe
 async def results(body: ToolResult, principal: Writer, guard: GuardDep) -> ResultRecorded:
     result = body.model_copy(update={"agent_id": principal.agent_label(body.agent_id)})
     return await anyio.to_thread.run_sync(guard.record_result, result)
+
+
+@router.post(
+    "/v1/guard/tools",
+    summary="Report an MCP server's tool listing (pin tool descriptions)",
+    description="The first listing of a tool pins its description and input schema; a "
+    "later listing that differs marks the tool changed, and calls of it "
+    "(`mcp__<server>__<tool>`) are asked about until an admin key reports the listing "
+    "with `accept: true` (a rug pull: a description changed after trust was earned). "
+    "`memgate mcp-proxy` reports every listing it forwards.",
+)
+async def tools(body: ToolListing, principal: Writer, guard: GuardDep) -> PinReport:
+    if body.accept and principal.role is not Role.ADMIN:
+        reason = "only an admin key may accept changed tool descriptions"
+        raise Problem(
+            403,
+            "Forbidden",
+            f"body.accept: {reason}",
+            kind="forbidden",
+            errors=[FieldError(field="body.accept", reason=reason)],
+        )
+    return await anyio.to_thread.run_sync(guard.pin_tools, body)

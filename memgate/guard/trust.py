@@ -1,0 +1,124 @@
+"""Trust that does not rescan history: per (tool, argument shape) counters,
+updated as results arrive, read in O(1) when a call is decided.
+
+A call's *shape* is the tool and, per argument name, what kind of value it holds:
+a number, a list, an object with these keys, a command with this program and
+subcommand (`cmd:git status`), a URL on this host (`url:docs.python.org`), a
+path, a string. Routine calls repeat their shapes; each result reported for an
+allowed (or asked and then run) call adds one to its shape's `ok`, each denied
+call adds one to `bad`. A shape with `min_results` results and no denial may
+turn a permission-matrix `ask` into `allow` (the policy's `[trust]` section
+says for which tools). Nothing else is relaxed: a parameter or flow objection,
+a deny, a changed tool description always stand.
+
+The counters are durable (SQLite, the guard's database, next to the value
+fingerprints) and hot in memory (an LRU of shapes, loaded on a miss by primary
+key): deciding never scans the call history, however long it grows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from cachetools import LRUCache
+
+from memgate.guard.values import ValueStore
+
+HOT_SHAPES = 100_000
+MAX_ARGS = 50
+COMMAND_ARGS = frozenset({"command", "cmd", "script"})
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS guard_trust (
+    shape   TEXT PRIMARY KEY,   -- digest of the (tool, argument shape)
+    tool    TEXT NOT NULL,
+    ok      INTEGER NOT NULL,   -- results reported for allowed / approved calls
+    bad     INTEGER NOT NULL,   -- denied calls
+    at      REAL NOT NULL
+) WITHOUT ROWID;
+"""
+_UPSERT = (
+    "INSERT INTO guard_trust (shape, tool, ok, bad, at) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT(shape) DO UPDATE SET ok = ok + excluded.ok, bad = bad + excluded.bad,"
+    " at = excluded.at"
+)
+
+
+def _command_kind(text: str) -> str:
+    try:
+        words = shlex.split(text, posix=True)
+    except ValueError:
+        words = text.split()
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        words = words[1:]  # FOO=1 cmd ...
+    if not words:
+        return "cmd:"
+    program = words[0].rsplit("/", 1)[-1]
+    sub = next((w for w in words[1:3] if not w.startswith("-")), "")
+    return f"cmd:{program} {sub}".rstrip() if _WORD.match(sub or "x") else f"cmd:{program}"
+
+
+def _kind(name: str, value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "num"
+    if isinstance(value, list | tuple):
+        return "list"
+    if isinstance(value, dict):
+        return "obj{" + ",".join(sorted(str(k) for k in value)[:MAX_ARGS]) + "}"
+    text = str(value)
+    if name.lower() in COMMAND_ARGS:
+        return _command_kind(text)
+    if _URL.match(text):
+        return "url:" + (urlsplit(text).hostname or "")
+    return "str"
+
+
+def shape_of(tool: str, arguments: dict[str, Any]) -> tuple[str, str]:
+    """(digest, readable form) of a call's shape."""
+    parts = [f"{name}:{_kind(name, arguments[name])}" for name in sorted(arguments)[:MAX_ARGS]]
+    readable = f"{tool}({', '.join(parts)})"
+    digest = hashlib.sha256(json.dumps([tool, parts]).encode()).hexdigest()[:32]
+    return digest, readable
+
+
+@dataclass(slots=True)
+class Counts:
+    ok: int = 0
+    bad: int = 0
+
+
+class TrustCounters:
+    """The per-shape counters: hot in memory, durable in the guard's SQLite."""
+
+    def __init__(self, store: ValueStore, hot: int = HOT_SHAPES) -> None:
+        self._store = store
+        self._hot: LRUCache[str, Counts] = LRUCache(maxsize=hot)
+        store.executescript(SCHEMA)
+
+    def get(self, shape: str) -> Counts:
+        """The counts of one shape (one primary-key read on a cold miss)."""
+        counts = self._hot.get(shape)
+        if counts is None:
+            rows = self._store.fetch("SELECT ok, bad FROM guard_trust WHERE shape = ?", (shape,))
+            counts = Counts(int(rows[0][0]), int(rows[0][1])) if rows else Counts()
+            self._hot[shape] = counts
+        return counts
+
+    def count(self, shape: str, tool: str, at: float, *, ok: int = 0, bad: int = 0) -> Counts:
+        """Add to a shape's counts, in memory and durably."""
+        counts = self.get(shape)
+        counts.ok += ok
+        counts.bad += bad
+        self._store.execute(_UPSERT, (shape, tool, ok, bad, at))
+        return counts
