@@ -13,7 +13,8 @@
     ├── RollbackInProgress  a rollback holds the write lock; retry after `retry_after`
     ├── KeyFileError        a key file exists but is unusable
     ├── StorageError        the store failed; the write was not acknowledged
-    └── GraphUnavailable    the provenance graph cannot answer (down, disabled, error)
+    ├── GraphUnavailable    the provenance graph cannot answer (down, disabled, error)
+    └── RecallUnavailable   vector / hybrid search cannot answer (no embedder, extra missing)
 
 The scanner itself never raises on content: any input yields a ScanReport.
 """
@@ -101,3 +102,9 @@ class RollbackInProgress(MemgateError):
 class GraphUnavailable(MemgateError):
     """The provenance graph cannot answer. Investigations report it as their status;
     writes and reads never fail because of it (the graph is a projection)."""
+
+
+class RecallUnavailable(MemgateError):
+    """Vector or hybrid search cannot answer: semantic recall is off, its extra
+    (`memgate-customs[recall]`) is not installed, or the embedder failed. Text
+    search is unaffected. The message says which and what to do."""

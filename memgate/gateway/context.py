@@ -23,6 +23,7 @@ from memgate.domain.events import Event, Op
 from memgate.domain.graph import ProvenanceGraph
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import ShortPool, Store
+from memgate.domain.recall import Recall
 from memgate.gateway.gate import WriteGate
 from memgate.trust import Inspector, Policy, RoutingPolicy
 
@@ -106,6 +107,12 @@ class GatewayContext:
     clock: Clock = utcnow
     graph: ProvenanceGraph | None = None
     """The provenance graph (a projection of the log), or None: disabled."""
+    recall: Recall | None = None
+    """Semantic recall (vector / hybrid search; a projection of the log), or None: off."""
+    recall_wait: float = 10.0
+    """Seconds a vector or hybrid search waits at most for the index to reach the
+    log's head as of the search (a moment after a write; the first search after a
+    large import serves what is indexed by then)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held for a read-modify-append (keyed writes, state changes, expiry events)."""
     notes: SessionNotes = field(default_factory=SessionNotes)

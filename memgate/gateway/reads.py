@@ -16,10 +16,20 @@ from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
 from memgate.domain.limits import MAX_KEY_CHARS, check_filter, check_identifier, check_namespace
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName, Reader, check_reader
 from memgate.domain.ports import PoolQuery, ReadRecord
+from memgate.domain.recall import RecallStatus, SearchHit, SearchMode, fuse
+from memgate.errors import InvalidInput, RecallUnavailable
 from memgate.gateway.context import GatewayContext
 from memgate.gateway.ownership import may_see_pending
 
 Items = list[MemoryItem]
+Hits = list[SearchHit]
+VECTOR_CANDIDATES = 50
+"""Nearest neighbours fetched at least, before the served ones are paged: a few
+may be filtered out (metadata, a state the index has not caught up with yet)."""
+OFF = (
+    "semantic recall is off for this gateway: open it with recall='local' "
+    "(pip install 'memgate-customs[recall]') or pass an Embedder"
+)
 
 
 class Reads:
@@ -92,14 +102,72 @@ class Reads:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: SearchMode | str = SearchMode.TEXT,
     ) -> Items:
-        """Served items under a namespace prefix (short-term first, newest first),
-        whose content has every word of `query`."""
-        ctx = self.ctx
+        """Served items under a namespace prefix: `text` (short-term first, newest
+        first, whose content has every word of `query`), `vector` (approved
+        memories nearest to `query`) or `hybrid` (both, fused by rank)."""
+        hits = await self.search_hits(
+            namespace_prefix,
+            query,
+            metadata=metadata,
+            limit=limit,
+            offset=offset,
+            reader=reader,
+            mode=mode,
+        )
+        return [h.item for h in hits]
+
+    async def search_hits(
+        self,
+        namespace_prefix: tuple[str, ...] = (),
+        query: str | None = None,
+        *,
+        metadata: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        reader: Reader | None = None,
+        mode: SearchMode | str = SearchMode.TEXT,
+    ) -> Hits:
+        """`search` with scores. Every served item is recorded as read."""
         check_namespace(namespace_prefix, allow_empty=True)
         check_filter(metadata or {})
         reader = _checked(reader)
-        wanted = offset + limit
+        chosen = _mode(mode)
+        if chosen is SearchMode.TEXT:
+            served = await self._text(namespace_prefix, query, metadata, offset + limit, reader)
+            hits = [SearchHit(item=i) for i in served[offset : offset + limit]]
+        else:
+            if not query or not query.strip():
+                raise InvalidInput("query", f"a {chosen.value} search needs a query")
+            wanted = offset + limit
+            vector = await self._vector(namespace_prefix, query, metadata, wanted, reader)
+            if chosen is SearchMode.VECTOR:
+                hits = vector[offset : offset + limit]
+            else:
+                text = await self._text(
+                    namespace_prefix, query, metadata, max(wanted, VECTOR_CANDIDATES), reader
+                )
+                by_id = {i.id: i for i in text} | {h.item.id: h.item for h in vector}
+                fused = fuse([[i.id for i in text], [h.item.id for h in vector]])
+                hits = [
+                    SearchHit(item=by_id[ident], score=score)
+                    for ident, score in fused[offset : offset + limit]
+                ]
+        await self._record([h.item for h in hits], reader)
+        return hits
+
+    async def _text(
+        self,
+        namespace_prefix: tuple[str, ...],
+        query: str | None,
+        metadata: dict[str, Any] | None,
+        wanted: int,
+        reader: Reader,
+    ) -> Items:
+        """The text search's served items, short-term first, newest first (not
+        recorded: the caller records what it serves)."""
+        ctx = self.ctx
         states = frozenset({MemoryState.APPROVED, MemoryState.TRANSIENT})
         base = PoolQuery(
             namespace_prefix=namespace_prefix,
@@ -119,10 +187,46 @@ class Reads:
                     }
                 )
             )
-        merged = [i for i in [*short, *own, *long] if self._visible(i, reader)]
-        served = merged[offset : offset + limit]
-        await self._record(served, reader)
-        return served
+        return [i for i in [*short, *own, *long] if self._visible(i, reader)]
+
+    async def _vector(
+        self,
+        namespace_prefix: tuple[str, ...],
+        query: str,
+        metadata: dict[str, Any] | None,
+        wanted: int,
+        reader: Reader,
+    ) -> Hits:
+        """Approved memories nearest to `query`, best first, each checked against
+        the store as it is now (the index may lag a state change by a moment:
+        what the store no longer serves is dropped, never served)."""
+        recall = self.ctx.recall
+        if recall is None:
+            raise RecallUnavailable(OFF)
+        await recall.sync(within=self.ctx.recall_wait)
+        k = min(max(wanted * 2, VECTOR_CANDIDATES), 1000)
+        found = await recall.nearest(query, k, namespace_prefix)
+        hits: Hits = []
+        for hit in found:
+            item = await self.ctx.store.get(hit.memory_id)
+            if (
+                item is None
+                or item.state is not MemoryState.APPROVED
+                or item.namespace[: len(namespace_prefix)] != namespace_prefix
+                or not self._visible(item, reader)
+                or any(item.metadata.get(key) != v for key, v in (metadata or {}).items())
+            ):
+                continue
+            hits.append(SearchHit(item=item, score=hit.score))
+            if len(hits) >= wanted:
+                break
+        return hits
+
+    async def recall_status(self) -> RecallStatus:
+        recall = self.ctx.recall
+        if recall is None:
+            return RecallStatus(available=False, reason=OFF)
+        return await recall.status()
 
     async def list(
         self,
@@ -207,6 +311,14 @@ def render_context(items: Sequence[MemoryItem], *, trusted_above: float = 0.9) -
             f"<<<{fence}\n{item.content}\n{fence}>>>"
         )
     return "\n\n".join(blocks)
+
+
+def _mode(mode: SearchMode | str) -> SearchMode:
+    try:
+        return SearchMode(mode)
+    except ValueError:
+        allowed = ", ".join(m.value for m in SearchMode)
+        raise InvalidInput("mode", f"one of {allowed}") from None
 
 
 def _checked(reader: Reader | None) -> Reader:
