@@ -94,8 +94,12 @@ class Incident:
                 changes=changes,
                 counts=counts(list(changes)),
             )
+            # The evidence (who read what changes, what it flowed into) is taken
+            # before applying, so the applied plan reports the graph as the dry run
+            # did, instead of reading as if there were no graph.
+            result = await self._with_graph_evidence(result, graph_status)
             if dry_run:
-                return await self._with_graph_evidence(result, graph_status)
+                return result
             events = [
                 state_event(
                     Op.ROLLED_BACK, item, change.state_before, actor=actor, reason=reason, at=now

@@ -66,3 +66,32 @@ def test_readers_and_blast_radius_from_the_graph(page: Page, ui_graph_server: UI
     expect(page.locator(".graph-unavailable")).to_have_count(0)
     expect(page.locator("#projection-lag")).to_contain_text("0 event(s)")
     shot(page, "log_graph")
+
+
+def test_applied_rollback_reports_the_graph(page: Page, ui_graph_server: UIServer) -> None:
+    server = ui_graph_server
+    ns = ["ui", "graph-applied"]
+    leaked = server.write("The build server moved to a new host name.", ns)
+    assert server.api("reviewer").post(f"/v1/review/{leaked}/approve", json={}).status_code == 200
+    read = server.api("agent").get(
+        f"/v1/memories/{leaked}",
+        headers={"X-Memgate-Session": "sess-applied", "X-Memgate-Call": "call-applied"},
+    )
+    assert read.status_code == 200, read.text
+    _projected(server, leaked)
+
+    sign_in(page, server, "admin")
+    page.goto(f"{server.base_url}/ui/incident?memory_id={leaked}")
+    page.click("a.pick-seq >> nth=0")
+    page.fill("#reason", "wrong host name")
+    page.click("#dry-run")
+    page.click("#apply")
+    expect(page.locator(".notice.ok").first).to_contain_text("Rollback applied: 1 change(s)")
+    plan = page.locator("#plan")
+    expect(plan).to_contain_text("Applied")
+    # The graph is up: the applied plan shows its readers, never "no provenance graph".
+    expect(plan).not_to_contain_text("no provenance graph")
+    expect(plan.locator(".graph-unavailable")).to_have_count(0)
+    expect(plan).to_contain_text("sess-applied")
+    shot(page, "incident_applied_graph")
+    assert server.item(leaked)["state"] == "deleted"

@@ -93,3 +93,58 @@ def test_log_status_page(page: Page, ui_server: UIServer) -> None:
     assert 0 < int(match.group(1)) <= verify["last_seq"]
     expect(page.locator(".graph-unavailable")).to_contain_text("Graph unavailable")
     shot(page, "log")
+
+
+def test_rollback_by_memory_needs_no_sequence(page: Page, ui_server: UIServer) -> None:
+    memory_id = ui_server.write("Scoped by memory, no sequence number given.", ["ui", "bymem"])
+    approved = ui_server.api("reviewer").post(f"/v1/review/{memory_id}/approve", json={})
+    assert approved.status_code == 200, approved.text
+    first = ui_server.api("admin").get(f"/v1/memories/{memory_id}/history").json()["events"][0]
+
+    sign_in(page, ui_server, "admin")
+    page.goto(f"{ui_server.base_url}/ui/incident?memory_id={memory_id}")
+    # The sequence field is optional when a memory scopes the rollback.
+    assert page.locator("#to_seq").get_attribute("required") is None
+    expect(page.locator("#to_seq")).to_have_value("")
+    page.fill("#reason", "undo this memory entirely")
+    page.click("#dry-run")
+    plan = page.locator("#plan")
+    expect(plan).to_contain_text(f"back to seq {first['seq'] - 1}")
+    expect(plan.locator("table.changes tbody tr")).to_have_count(1)
+    expect(plan.locator("table.changes")).to_contain_text("approved → deleted")
+    expect(page.locator("#to_seq")).to_have_value(str(first["seq"] - 1))
+    assert ui_server.item(memory_id)["state"] == "approved"
+    page.click("#apply")
+    expect(page.locator(".notice.ok").first).to_contain_text("Rollback applied: 1 change(s)")
+    assert ui_server.item(memory_id)["state"] == "deleted"
+
+    # Neither a sequence nor a memory: the form says what it needs.
+    page.goto(f"{ui_server.base_url}/ui/incident")
+    page.fill("#reason", "nothing picked")
+    page.click("#dry-run")
+    expect(page.locator(".notice.error")).to_contain_text(
+        "Pick a target sequence, or name a memory"
+    )
+    expect(page.locator("#plan")).to_have_count(0)
+    # An unknown memory is named, not rolled back to somewhere.
+    page.fill("#memory_id", "m_NOPE")
+    page.fill("#reason", "unknown memory")
+    page.click("#dry-run")
+    expect(page.locator(".notice.error")).to_contain_text("No memory m_NOPE in the log")
+
+
+def test_incident_hints_agree(page: Page, ui_server: UIServer) -> None:
+    memory_id = ui_server.write("Hints check: both timelines pick the same way.", ["ui", "hints"])
+    seq = ui_server.api("admin").get(f"/v1/memories/{memory_id}/history").json()["events"][0]["seq"]
+    sign_in(page, ui_server, "admin")
+    # From the memory's timeline and from the recent log alike, #N undoes N and after.
+    page.goto(f"{ui_server.base_url}/ui/incident?memory_id={memory_id}")
+    memory_hint = page.inner_text("#pick-hint")
+    field_hint = page.inner_text("#to-seq-hint")
+    page.click(f"a.pick-seq:text-is('#{seq}')")
+    expect(page.locator("#to_seq")).to_have_value(str(seq - 1))
+    page.goto(f"{ui_server.base_url}/ui/incident")
+    assert page.inner_text("#pick-hint") == memory_hint
+    assert "undo" in field_hint and "undoes" in memory_hint
+    page.click(f"a.pick-seq:text-is('#{seq}')")
+    expect(page.locator("#to_seq")).to_have_value(str(seq - 1))

@@ -113,11 +113,25 @@ def add_incident_routes(router: APIRouter, ui: UI) -> None:
         fields = ("to_seq", "memory_id", "namespace", "source", "session_id", "reason")
         form = {k: str(raw.get(k) or "") for k in fields}
         to_seq, scope, reason = _scope(raw)
+        gw = gateway(request)
+        if to_seq is None and scope.memory_id is not None:
+            # Scoped by memory without a point: back to just before it entered.
+            first = await gw.history(scope.memory_id)
+            if not first:
+                return await page(
+                    request, session, form=form, error=f"No memory {scope.memory_id} in the log."
+                )
+            to_seq = first[0].seq - 1
+            form["to_seq"] = str(to_seq)
         if to_seq is None:
-            return await page(request, session, form=form, error="Pick a target sequence.")
+            return await page(
+                request,
+                session,
+                form=form,
+                error="Pick a target sequence, or name a memory to undo it from its first event.",
+            )
         if not reason:
             return await page(request, session, form=form, error="A reason is required.")
-        gw = gateway(request)
         actor = session.principal.actor
         try:
             plan = await gw.rollback(to=to_seq, reason=reason, actor=actor, scope=scope)

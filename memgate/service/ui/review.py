@@ -75,7 +75,13 @@ def entry_reasons(gw: Gateway, item: MemoryItem, history: list[LogRecord]) -> li
 async def visible_item(request: Request, session: Session, memory_id: str) -> MemoryItem:
     """The item in any state, if this key may review its namespace (else 404, the
     same answer as for an unknown id, as in the API)."""
-    item = await gateway(request).get_any(memory_id)
+    gw = gateway(request)
+    item = await gw.get_any(memory_id)
+    if item is None:
+        # In the log only (rejected at the door, an expired or deleted short-term
+        # memory): its last event holds the item as it ended.
+        ended = [r.event.item for r in await gw.history(memory_id) if r.event.item is not None]
+        item = ended[-1] if ended else None
     if item is None or not session.principal.can_review(item.namespace):
         raise UIError(404, f"No memory {memory_id} visible to this key.")
     return item
@@ -187,7 +193,7 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
                     "reasons": entry_reasons(gw, item, await gw.history(item.id)),
                     "categories": sorted({f.category.value for f in item.findings}),
                     "shape": shape.kind if shape is not None else None,
-                    "preview": segments(_clip(text), []),
+                    "preview": segments(clip(text), []),
                     "rules": [(f.rule_id, describe(f.rule_id)) for f in item.findings],
                 }
             )
@@ -313,7 +319,7 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
         return RedirectResponse(back, 303)
 
 
-def _clip(text: str, limit: int = 240) -> str:
+def clip(text: str, limit: int = 240) -> str:
     """The queue's preview: the start of the content, never cutting a redaction
     tag in half (a half tag would read as content)."""
     if len(text) <= limit:

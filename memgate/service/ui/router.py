@@ -17,6 +17,7 @@ import secrets
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import RedirectResponse
 
+from memgate.service.ui.browse import add_browse_routes
 from memgate.service.ui.incident import add_incident_routes
 from memgate.service.ui.review import add_review_routes, safe_back
 from memgate.service.ui.sessions import COOKIE, LOGIN_COOKIE, tokens_match
@@ -121,6 +122,7 @@ def build_ui_router() -> APIRouter:
         return response
 
     add_review_routes(router, ui)
+    add_browse_routes(router, ui)
     add_incident_routes(router, ui)
 
     @router.api_route("/{rest:path}", methods=["GET", "POST"], name="ui_not_found")
