@@ -37,6 +37,7 @@ from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
 from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
 from memgate.store.projection import namespace_key, prefix_bounds, projected
+from memgate.store.served import served_items, served_verdict
 from memgate.store.sqlite_integrity import (
     ITEM_SERVE,
     ROW_MAC_SCHEMA,
@@ -49,7 +50,6 @@ from memgate.store.sqlite_integrity import (
     extend_hash,
     item_fields,
     read_only,
-    row_ok,
     schema_version,
     sealed,
     short_fields,
@@ -584,20 +584,9 @@ class SqliteStore:
         self._writer.execute("DELETE FROM items WHERE id = ?", (memory_id,))
 
     def _served(self, rows: builtins.list[Any], table: str = "items") -> Items:
-        """The rows (read with ITEM_SERVE / SHORT_SERVE) whose MAC holds and that
-        no later event of their memory replaced, as items; the others are refused
-        (logged, counted in `refusals`): a forged or put-back row is never served,
-        and the rest of the answer still is."""
-        items = []
-        for row in rows:
-            *columns, superseded = row
-            if superseded:
-                self.refusals.note(table, str(row[0]), "is older than its memory's last event")
-            elif row_ok(self._seal, table, columns):
-                items.append(MemoryItem.model_validate_json(columns[-4]))
-            else:
-                self.refusals.note(table, str(row[0]))
-        return items
+        """The rows (read with ITEM_SERVE / SHORT_SERVE) that hold their MAC and
+        that no later event replaced (`memgate.store.served.served_items`)."""
+        return served_items(self._seal, self.refusals, rows, table)
 
     async def get(self, memory_id: str) -> MemoryItem | None:
         sql = f"SELECT {ITEM_SERVE} FROM items WHERE id = ?"  # noqa: S608 - constant
@@ -1043,27 +1032,7 @@ def verify_file(
     signed = None
     if checkpoint is not None and checkpoint.signature and public is not None:
         signed = signature_ok(checkpoint, public)
-    ok = chain.ok and served.count == 0 and signed is not False
-    reason = chain.reason
-    if chain.ok and served.count:
-        first = served.divergences[0]
-        reason = (
-            f"{served.count} divergence(s) between served state and the log; first:"
-            f" {first.table} {first.id}: {first.kind} ({first.detail})"
-        )
-    elif chain.ok and signed is False:
-        reason = "the checkpoint's signature does not hold for this store's public key"
-    return chain.model_copy(
-        update={
-            "ok": ok,
-            "reason": reason,
-            "rows_checked": served.rows_checked,
-            "reads_checked": served.reads_checked,
-            "divergences": served.divergences,
-            "divergence_count": served.count,
-            "signature_ok": signed,
-        }
-    )
+    return served_verdict(chain, served, signed)
 
 
 def _verify_chain(

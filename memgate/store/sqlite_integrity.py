@@ -15,49 +15,63 @@ import fcntl
 import json
 import logging
 import sqlite3
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from memgate.domain.events import (
-    MAX_DIVERGENCES,
-    Checkpoint,
-    Divergence,
-    VerifyResult,
-)
+from memgate.domain.events import Checkpoint, VerifyResult
 from memgate.domain.memory import MemoryItem
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Columns, column_bytes, verify_rows
 from memgate.log.integrity import RowSeal, hash_step, verify_public_rows
-from memgate.store.projection import LONG, SHORT, SHORT_GONE, namespace_key, route
+from memgate.store import served as _served
+from memgate.store.served import (
+    ITEM_COLUMNS,
+    ITEM_SELECT,
+    READ_SELECT,
+    SHORT_COLUMNS,
+    SHORT_SELECT,
+    Expected,
+    Refusals,
+    ServedCheck,
+    instant,
+    item_fields,
+    row_ok,
+    sealed,
+    short_fields,
+)
 
 log = logging.getLogger("memgate.integrity")
 
-ITEM_COLUMNS = (
-    "id",
-    "namespace",
-    "key",
-    "pool",
-    "state",
-    "source",
-    "session_id",
-    "created_at",
-    "updated_at",
-    "expires_at",
-    "fingerprint",
-    "categories",
-    "content",
-    "body",
-)
-"""The stored columns of an items row, in the order the row MAC covers them."""
-ITEM_SELECT = ", ".join(ITEM_COLUMNS) + ", event_seq, event_mac, row_mac"
-SHORT_COLUMNS = ("id", "expires_at", "body")
-SHORT_SELECT = ", ".join(SHORT_COLUMNS) + ", event_seq, event_mac, row_mac"
-READ_SELECT = "seq, memory_id, at, session_id, call_id, agent_id, mac"
+__all__ = [
+    "ITEM_COLUMNS",
+    "ITEM_SELECT",
+    "ITEM_SERVE",
+    "READ_SELECT",
+    "ROW_MAC_SCHEMA",
+    "SHORT_COLUMNS",
+    "SHORT_SELECT",
+    "SHORT_SERVE",
+    "Expected",
+    "Refusals",
+    "ServedCheck",
+    "backfill",
+    "check_served",
+    "event_rows",
+    "expected_projection",
+    "extend_hash",
+    "instant",
+    "item_fields",
+    "read_only",
+    "row_ok",
+    "schema_version",
+    "sealed",
+    "short_fields",
+    "verify_chain_range",
+    "verify_public",
+]
 
 
 def _superseded(table: str, pool: str) -> str:
@@ -84,245 +98,45 @@ _EVENT_COLUMNS = (
 )
 
 
-def instant(moment: datetime) -> str:
-    """A time as fixed-width UTC text, so that SQL compares and sorts instants:
-    `isoformat()` keeps the offset, and 09:00+08:00 would sort after 02:00+00:00."""
-    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-    return aware.astimezone(UTC).isoformat(timespec="microseconds")
+class _Snapshot:
+    """A SQLite connection's tables as `served.check_served` reads them (in the
+    caller's read transaction)."""
 
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
 
-def item_fields(item: MemoryItem) -> tuple[Any, ...]:
-    """An items row's stored columns (ITEM_COLUMNS) for `item`."""
-    categories = " " + " ".join(sorted({f.category.value for f in item.findings})) + " "
-    return (
-        item.id,
-        namespace_key(item.namespace),
-        item.key,
-        item.pool.value,
-        item.state.value,
-        item.source.value,
-        item.session_id,
-        instant(item.created_at),
-        instant(item.updated_at),
-        instant(item.expires_at) if item.expires_at else None,
-        item.fingerprint,
-        categories,
-        item.content,
-        item.model_dump_json(),
-    )
+    def events(self) -> Iterator[Any]:
+        cur = self._db.execute("SELECT seq, entry, mac FROM events ORDER BY seq")
+        while rows := cur.fetchmany(4096):
+            yield from rows
 
+    def rows(self, table: str, select: str) -> Iterator[Any]:
+        cur = self._db.execute(f"SELECT {select} FROM {table}")  # noqa: S608 - constants
+        while batch := cur.fetchmany(1024):
+            yield from batch
 
-def short_fields(item: MemoryItem) -> tuple[Any, ...]:
-    exp = item.expires_at
-    return (item.id, exp.isoformat() if exp else None, item.model_dump_json())
+    def entry(self, seq: int) -> Any:
+        found = self._db.execute("SELECT entry FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if found is None else found[0]
 
+    def reads(self) -> Iterator[Any]:
+        cur = self._db.execute(f"SELECT {READ_SELECT} FROM reads ORDER BY seq")  # noqa: S608
+        while batch := cur.fetchmany(4096):
+            yield from batch
 
-def sealed(
-    seal: RowSeal, table: str, fields: tuple[Any, ...], seq: int, mac: str
-) -> tuple[Any, ...]:
-    """A row ready to store: its fields, its event, its MAC."""
-    return (*fields, seq, mac, seal.row(table, fields, seq, mac))
-
-
-def row_ok(seal: RowSeal, table: str, row: Sequence[Any]) -> bool:
-    """Whether a row selected with ITEM_SELECT / SHORT_SELECT holds its MAC."""
-    *fields, seq, mac, tag = row
-    if seq is None or mac is None:
-        return False
-    return seal.row_ok(table, fields, int(seq), str(mac), tag)
-
-
-@dataclass
-class Refusals:
-    """Rows the store would not serve because their MAC failed (counted, logged)."""
-
-    count: int = 0
-    recent: list[str] = field(default_factory=list)
-
-    def note(self, table: str, memory_id: str, why: str = "fails its MAC") -> None:
-        self.count += 1
-        self.recent = [*self.recent[-19:], memory_id]
-        # NOTE: a line per refused row: an operator sees it in the service log,
-        # and /metrics counts it; the row id is no secret (content never logged).
-        log.error(
-            "integrity: %s row %s %s (edited outside memgate?): not served;"
-            " run `memgate log verify`",
-            table,
-            memory_id,
-            why,
-        )
-
-
-# -- replaying the projection --------------------------------------------------------
-
-
-@dataclass
-class Expected:
-    """What the log says the projection tables hold: memory id -> (seq, MAC) of
-    the event whose item is the row."""
-
-    long: dict[str, tuple[int, str]] = field(default_factory=dict)
-    short: dict[str, tuple[int, str]] = field(default_factory=dict)
+    def reads_head(self) -> Any:
+        return self._db.execute("SELECT seq, mac, tag FROM heads WHERE name = 'reads'").fetchone()
 
 
 def expected_projection(db: sqlite3.Connection) -> Expected:
     """Replay the log's items into the two tables, by the commit's own rule."""
-    out = Expected()
-    cur = db.execute("SELECT seq, entry, mac FROM events ORDER BY seq")
-    while rows := cur.fetchmany(4096):
-        for seq, entry, mac in rows:
-            raw = entry if isinstance(entry, bytes) else str(entry).encode()
-            if b'"item":{' not in raw:
-                continue  # a marker: no item (exact: canonical JSON spells an item so)
-            try:
-                item = json.loads(raw).get("item")
-            except ValueError:
-                continue  # the chain check names an unreadable entry
-            if not isinstance(item, dict):
-                continue
-            memory_id = str(item.get("id"))
-            where = route(str(item.get("pool")), str(item.get("state")))
-            if where == LONG:
-                out.long[memory_id] = (int(seq), str(mac))
-            elif where == SHORT:
-                out.short[memory_id] = (int(seq), str(mac))
-            elif where == SHORT_GONE:
-                out.short.pop(memory_id, None)
-    return out
-
-
-class _Found:
-    def __init__(self) -> None:
-        self.count = 0
-        self.listed: list[Divergence] = []
-
-    def add(self, table: str, ident: str, kind: str, detail: str) -> None:
-        self.count += 1
-        if len(self.listed) < MAX_DIVERGENCES:
-            self.listed.append(Divergence(table=table, id=ident, kind=kind, detail=detail))
-
-
-@dataclass(frozen=True)
-class ServedCheck:
-    rows_checked: int
-    reads_checked: int
-    divergences: tuple[Divergence, ...]
-    count: int
+    return _served.expected_projection(_Snapshot(db).events())
 
 
 def check_served(db: sqlite3.Connection, seal: RowSeal) -> ServedCheck:
     """Every projection row and every read against the log, in the caller's read
-    transaction: MACs, each row's event is its memory's latest projection, each
-    memory the log projects has its row, the read chain and its head."""
-    expected = expected_projection(db)
-    found = _Found()
-    rows = 0
-    for table, select, want in (
-        ("items", ITEM_SELECT, expected.long),
-        ("short_items", SHORT_SELECT, expected.short),
-    ):
-        seen: set[str] = set()
-        cur = db.execute(f"SELECT {select} FROM {table}")  # noqa: S608 - constants
-        while batch := cur.fetchmany(1024):
-            for row in batch:
-                rows += 1
-                memory_id = str(row[0])
-                seen.add(memory_id)
-                _check_row(db, seal, table, row, want.get(memory_id), found)
-        for memory_id in sorted(want.keys() - seen):
-            seq, _ = want[memory_id]
-            found.add(table, memory_id, "missing_row", f"event {seq} projects it; no row")
-    reads = _check_reads(db, seal, found)
-    return ServedCheck(rows, reads, tuple(found.listed), found.count)
-
-
-def _check_row(
-    db: sqlite3.Connection,
-    seal: RowSeal,
-    table: str,
-    row: Sequence[Any],
-    latest: tuple[int, str] | None,
-    found: _Found,
-) -> None:
-    memory_id = str(row[0])
-    *_, seq, mac, _tag = row
-    if not row_ok(seal, table, row):
-        found.add(table, memory_id, "row_mac", _diagnose(db, table, row))
-        return
-    if latest is None:
-        found.add(table, memory_id, "orphan_row", f"no live event projects it (row claims {seq})")
-    elif int(seq) != latest[0]:
-        found.add(
-            table,
-            memory_id,
-            "stale_row",
-            f"row is the projection of event {seq}; the latest is event {latest[0]}",
-        )
-    elif str(mac) != latest[1]:
-        found.add(
-            table, memory_id, "stale_row", f"row is bound to another event {seq} (log rewritten)"
-        )
-
-
-def _diagnose(db: sqlite3.Connection, table: str, row: Sequence[Any]) -> str:
-    """Which stored columns differ from what the row's event projects."""
-    *fields, seq, _mac, tag = row
-    if tag is None or seq is None:
-        return "row has no MAC (written outside memgate)"
-    found = db.execute("SELECT entry FROM events WHERE seq = ?", (seq,)).fetchone()
-    if found is None:
-        return f"row MAC fails; its event {seq} does not exist"
-    try:
-        item = MemoryItem.model_validate(json.loads(found[0])["item"])
-    except (ValueError, KeyError, TypeError):
-        return f"row MAC fails; event {seq} carries no item"
-    names = ITEM_COLUMNS if table == "items" else SHORT_COLUMNS
-    want = item_fields(item) if table == "items" else short_fields(item)
-    differ = [n for n, a, b in zip(names, want, fields, strict=True) if a != b and n != "body"]
-    if not differ and want[-1] != fields[-1]:
-        differ = ["body"]
-    if differ:
-        return f"column {', '.join(differ)} differs from event {seq}"
-    return f"row MAC fails (the MAC or event columns were changed; event {seq})"
-
-
-def _check_reads(db: sqlite3.Connection, seal: RowSeal, found: _Found) -> int:
-    prev = GENESIS
-    last_seq, last_mac = 0, GENESIS
-    checked = 0
-    cur = db.execute(f"SELECT {READ_SELECT} FROM reads ORDER BY seq")  # noqa: S608 - constant
-    while batch := cur.fetchmany(4096):
-        for seq, *fields, stored in batch:
-            checked += 1
-            want = seal.read(prev, int(seq), fields)
-            if stored is None or want != stored:
-                found.add(
-                    "reads",
-                    str(seq),
-                    "read_chain",
-                    f"read {seq} fails its chain MAC: it was edited or inserted, or a read"
-                    " before it was deleted",
-                )
-            prev = stored if stored is not None else want
-            last_seq, last_mac = int(seq), prev
-    head = db.execute("SELECT seq, mac, tag FROM heads WHERE name = 'reads'").fetchone()
-    if head is None:
-        if checked:
-            found.add("reads", str(last_seq), "reads_head", "the read chain's head is missing")
-        return checked
-    seq, mac, tag = head
-    if tag != seal.reads_head(int(seq), str(mac)):
-        found.add("reads", str(seq), "reads_head", "the read chain's head fails its MAC")
-    elif int(seq) != last_seq or mac != last_mac:
-        found.add(
-            "reads",
-            str(seq),
-            "reads_head",
-            f"reads end at {last_seq} but the chain's head is read {seq}: reads were removed"
-            if int(seq) > last_seq
-            else f"reads after the chain's head ({seq}) were added outside memgate",
-        )
-    return checked
+    transaction (`memgate.store.served.check_served`)."""
+    return _served.check_served(_Snapshot(db), seal)
 
 
 # -- the event chain, and what a public key can check -------------------------------------
