@@ -4,16 +4,30 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: `make run` needs only memgate and its runtime dependencies
+# (RUN_STAMP); `make test` and the other developer targets add the dev and bench
+# extras on top (STAMP: linters, type checker, test frameworks, benchmark peers).
+RUN_STAMP := $(VENV)/.run-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup browser run test lint typecheck layers pytest bench clean
+.PHONY: setup setup-run browser run test lint typecheck layers pytest bench clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "memgate needs Python >= 3.12 (found " + sys.version.split()[0] + ")")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	@echo "installing memgate and what running it needs into $(VENV) (no dev or bench extras; pip lists each package)"
+	$(BIN)/python -m pip install -e .
+	touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml $(RUN_STAMP)
+	@echo "installing the dev and bench extras into $(VENV) (tests, linters, benchmarks)"
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
+
+setup-run: $(RUN_STAMP)
 
 setup: $(STAMP)
 
@@ -30,7 +44,7 @@ browser:
 	fi
 	@test -x "$(CHROMIUM)" || { echo "no Chromium at $(CHROMIUM): install Debian's chromium or set MEMGATE_CHROMIUM"; exit 1; }
 
-run: setup
+run: setup-run
 	$(BIN)/memgate serve --data-dir data
 
 lint: setup

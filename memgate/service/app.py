@@ -22,9 +22,10 @@ from memgate.gateway import Gateway
 from memgate.guard import Guard, GuardPolicy, ValueStore
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
+from memgate.service.docs import install_docs
 from memgate.service.guards import BodyDeadline
 from memgate.service.keys import KeyStore
-from memgate.service.metrics import Metrics, TimedInspector
+from memgate.service.metrics import Metrics, RequestMetrics, TimedInspector
 from memgate.service.notify import Notifier
 from memgate.service.problems import BodyLimit, install
 from memgate.service.routes import guard, health, incident, keys, memories, review, scan
@@ -120,6 +121,9 @@ def create_app(settings: Settings) -> FastAPI:
         version="0.1.0",
         openapi_tags=TAGS,
         lifespan=lifespan,
+        # FastAPI's own pages load their assets from a CDN; install_docs serves them.
+        docs_url=None,
+        redoc_url=None,
         telemetry={
             "tracing": settings.opentelemetry,
             "metrics": settings.opentelemetry,
@@ -133,9 +137,12 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(
         BodyDeadline, seconds=settings.body_timeout, max_bytes=settings.max_body_bytes
     )
+    # Outside even that: the 408s and 413s are counted and timed too.
+    app.add_middleware(RequestMetrics, metrics=metrics, routes=app.router.routes)
     for module in (memories, review, scan, incident, keys, guard, health):
         app.include_router(module.router)
     app.include_router(build_ui_router())
+    install_docs(app)
     _document_security(app)
     return app
 

@@ -4,9 +4,12 @@ two apps in one process, e.g. in tests, never share counters)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.routing import BaseRoute, Match, Mount
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memgate.domain import ScanReport, Source
 from memgate.domain.ports import Outbox
@@ -15,6 +18,11 @@ from memgate.trust import Inspector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _SCAN_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0)
+_HTTP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+UNMATCHED_ROUTE = "<unmatched>"
+"""The route label of a request no route matched (any unknown path: one series)."""
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""Methods labelled as themselves; any other is counted as OTHER."""
 PENDING_COUNT_CAP = 100_000
 """The pending gauge counts at most this many (it pages the queue at scrape time)."""
 
@@ -99,6 +107,22 @@ class Metrics:
             registry=self.registry,
         )
 
+        self.http_requests = Counter(
+            "memgate_http_requests",
+            "HTTP requests answered, by method, route template (not the raw path:"
+            f" {UNMATCHED_ROUTE} for a path no route serves) and status code.",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.http_seconds = Histogram(
+            "memgate_http_request_duration_seconds",
+            "Time from a request's arrival to the end of its response, by method,"
+            " route template and status code.",
+            ["method", "route", "status"],
+            buckets=_HTTP_BUCKETS,
+            registry=self.registry,
+        )
+
     def count_write(self, receipt: WriteReceipt) -> None:
         self.writes.labels(receipt.decision.value, receipt.state.value).inc()
 
@@ -157,3 +181,58 @@ class TimedInspector(Inspector):
             return super().inspect_write(text, metadata, source)
         finally:
             self._histogram.observe(time.perf_counter() - started)
+
+
+def route_template(scope: Scope) -> str:
+    """The template of the route that served `scope` (`/v1/memories/{memory_id}`),
+    else UNMATCHED_ROUTE. Read after the app ran: the router leaves the route it
+    chose in `scope["route"]` (Starlette's and FastAPI's routers both do; a
+    405 leaves the route whose path matched)."""
+    path = getattr(scope.get("route"), "path", None)
+    return path if isinstance(path, str) and path else UNMATCHED_ROUTE
+
+
+def mount_template(routes: Sequence[BaseRoute], scope: Scope) -> str | None:
+    """The path of the top-level mount serving `scope` (`/docs/assets`), matched
+    before the app runs (FastAPI's newer router leaves no route for a mount, and
+    routing rewrites the scope's root_path)."""
+    for route in routes:
+        if isinstance(route, Mount):
+            match, _ = route.matches(scope)
+            if match is Match.FULL:
+                return route.path or "/"
+    return None
+
+
+class RequestMetrics:
+    """ASGI middleware counting and timing every HTTP request by method, route
+    template and status. Outermost, so the answers of the other middlewares (413,
+    408) count too; a request that raised before answering counts as 500."""
+
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, routes: Sequence[BaseRoute]) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.routes = routes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        mounted = mount_template(self.routes, scope)
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            method = str(scope.get("method", "")).upper()
+            route = mounted if mounted is not None else route_template(scope)
+            labels = (method if method in METHODS else "OTHER", route, str(status))
+            self.metrics.http_requests.labels(*labels).inc()
+            self.metrics.http_seconds.labels(*labels).observe(time.perf_counter() - started)
