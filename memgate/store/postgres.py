@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import hmac
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -340,6 +341,7 @@ class PostgresStore:
         try:
             async with pool.connection() as conn:
                 await _migrate(conn)
+                await _check_key(conn, key, url)
         except BaseException:
             await pool.close()
             raise
@@ -942,6 +944,23 @@ async def _migrate(conn: psycopg.AsyncConnection[Any]) -> None:
     finally:
         with contextlib.suppress(psycopg.Error):
             await conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+
+
+async def _check_key(conn: psycopg.AsyncConnection[Any], key: bytes, url: str) -> None:
+    """Refuse a key other than the one the database's log was first opened with."""
+    tag = hmac.digest(key, b"memgate/postgres/key-check/v1", "sha256").hex()
+    await conn.execute(
+        "INSERT INTO memgate_meta (name, value) VALUES ('log_key_check', %s)"
+        " ON CONFLICT (name) DO NOTHING",
+        (tag,),
+    )
+    cur = await conn.execute("SELECT value FROM memgate_meta WHERE name = 'log_key_check'")
+    row = await cur.fetchone()
+    if row is None or not hmac.compare_digest(str(row[0]), tag):
+        raise StorageError(
+            f"refusing to open PostgreSQL at {where(url)}: its log was written under another"
+            " log key (every replica needs the same MEMGATE_LOG_KEY or keys/log.key)"
+        )
 
 
 _MIGRATIONS_TABLE = (

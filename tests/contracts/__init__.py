@@ -19,6 +19,9 @@ pytest.register_assert_rewrite(
     "tests.contracts.pool_contract",
     "tests.contracts.log_contract",
     "tests.contracts.outbox_contract",
+    "tests.contracts.tamper_contract",
+    "tests.contracts.short_pool_contract",
+    "tests.contracts.vector_index_contract",
 )
 
 from memgate.domain.events import Event, Op  # noqa: E402
