@@ -50,7 +50,13 @@ from memgate.domain import Chunk, Severity
 from memgate.scanning import _effects_lexicon as lex
 from memgate.scanning._code_lang import KeywordSet, has_any, has_python_hint
 from memgate.scanning.analyzer import Hit, ScanContext
-from memgate.scanning.carriers import MAX_DEPTH, Carrier, extract, is_placeholder_doc
+from memgate.scanning.carriers import (
+    MAX_DEPTH,
+    Carrier,
+    extract,
+    is_mention,
+    is_placeholder_doc,
+)
 from memgate.scanning.rules import Rule
 from memgate.scanning.treesitter import parse, parser_for, strip_comments, walk
 
@@ -943,6 +949,12 @@ def _shell_stmt(
             inner = sm.group("s")
             if sm.group(0)[0] != "`" and " " in inner:
                 nested.append(("shell", inner))
+    if "'" in stmt.text or '"' in stmt.text or "$(shell" in stmt.text:
+        seen = {script for _, script in nested}
+        for script in _command_strings(stmt.text):
+            if script not in seen:
+                seen.add(script)
+                nested.append(("shell", script))
     if stmt.writes or stmt.tags & {"persist", "persist_rc", "persist_unit"}:
         # what is written into a cron table, an rc file or a unit runs later
         for lang, script in _echoed(node, src):
@@ -1231,6 +1243,48 @@ _SINK_LITERALS = (
 )
 
 
+# A quoted string that is itself a composed command line (`curl … | sh`,
+# `cd x && make`, `a; b`): the argument of a DSL step (`sh '…'` in a
+# Jenkinsfile, `inline: "…"` in a Vagrantfile, `commandLine '…'` in Gradle,
+# `os.execute("…")` in Lua), of a shell builtin that runs a string later (`trap`,
+# `alias`, `eval`, `watch`, `PROMPT_COMMAND=`), or of a Make `$(shell …)`.
+# Which call runs it differs per language and DSL; that the string is a
+# command line does not, so the string is analyzed as shell wherever it sits,
+# except where the text before it prints, describes or warns against it
+# (`echo "…"`, `description: "…"`, `never paste things like "…"`).
+_CMD_STRING = re.compile(r"(?P<q>['\"])(?P<s>(?:(?!(?P=q))[^\\\n]|\\.){6,2000})(?P=q)")
+_CMD_COMPOSED = re.compile(r"\|(?!\|)|\|\||&&|;\s*\S|\$\(|`")
+_CMD_PRINTED = re.compile(
+    r"(?i)(?:\b(?:echo|printf|print|println|puts|say|warn|log\w*|logger|console\.\w+|"
+    r"comment|description|desc|help|title|label|message|msg|text|summary|note|hint|"
+    r"example|doc|tooltip|placeholder|caption|alt|grep|egrep|rg|sed|awk|match|search|"
+    r"contains|startswith|endswith|includes|test|it|describe|assert\w*|expect|pattern)\b"
+    r"[\s:=(,\[{]*(?:[\w.-]+\s*)?[\s:=(,\[{]*|#.*|//.*)$"
+)
+_MAKE_SHELL = re.compile(r"\$\(shell\s+([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")
+
+
+def _command_strings(line: str) -> list[str]:
+    """The composed command lines quoted in `line` (see `_CMD_STRING`), unescaped,
+    and the bodies of Make `$(shell …)` calls. Never raises."""
+    out: list[str] = []
+    if "$(shell" in line:
+        out.extend(m.group(1) for m in _MAKE_SHELL.finditer(line))
+    if ("'" not in line and '"' not in line) or not _CMD_COMPOSED.search(line):
+        return out
+    for m in _CMD_STRING.finditer(line):
+        s = m.group("s")
+        if "\\" in s:
+            s = _unescape_code(s)
+        if not _SHELL_FIRST.match(s) or not _CMD_COMPOSED.search(s):
+            continue
+        before = line[: m.start()]
+        if _CMD_PRINTED.search(before[-60:]) or is_mention(before):
+            continue  # printed, described or warned against: not run here
+        out.append(s)
+    return out
+
+
 def _sink_strings(line: str) -> list[re.Match[str]]:
     """`_SINK_STRING` matches of a line. Each ends in a quoted string and holds a
     sink literal, so a line without both has none (the pattern's alternation is
@@ -1279,10 +1333,16 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
         text_effects(line, stmt, among)
         model.stmts.append(stmt)
         # command strings passed to a process sink run as shell
+        done: set[str] = set()
         for sm in _sink_strings(line):
             s = sm.group("s")
             if any(k in s for k in (" ", "/", "|")):
                 script = _unescape_code(s) if "\\" in s else s
+                done.add(script)
+                _nested("shell", script, stmt, carrier, depth, model)
+        for script in _command_strings(line):
+            if script not in done:
+                done.add(script)
                 _nested("shell", script, stmt, carrier, depth, model)
 
 
