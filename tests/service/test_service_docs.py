@@ -47,6 +47,7 @@ async def test_docs_pages_load_only_local_assets(
             fetched = await anonymous.get(url)
             assert fetched.status_code == 200, url
             assert len(fetched.content) > 1000, url
+        assert "img-src 'self' data:" in answer.headers["content-security-policy"]
         schema = await anonymous.get("/openapi.json")
         assert schema.status_code == 200
         assert schema.json()["info"]["title"] == "memgate"
