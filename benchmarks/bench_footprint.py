@@ -64,7 +64,14 @@ def _fill(cell: str, texts: list[str]) -> Any:
         from memgate.gateway.core import content_fingerprint, new_id
         from memgate.trust import Policy
 
-        pool = short_pool(Policy.load())
+        # NOTE: the default policy caps the pool at 50,000 entries / 64 MiB: with it
+        # half the entries left as evictions (and were held, undrained, in the
+        # eviction list). The caps are raised so the pool holds all of them.
+        policy = Policy.load()
+        routing = policy.routing.model_copy(
+            update={"short_max_total_entries": 10 * len(texts), "short_max_total_bytes": 1 << 40}
+        )
+        pool = short_pool(policy.model_copy(update={"routing": routing}))
         now = utcnow()
 
         async def go() -> None:
@@ -90,6 +97,8 @@ def _fill(cell: str, texts: list[str]) -> Any:
                     fingerprint=content_fingerprint(text),
                 )
                 await pool.put(item)
+            assert len(pool) == len(texts), len(pool)  # type: ignore[arg-type]
+            assert not await pool.claim_evicted()
 
         asyncio.run(go())
         return pool
@@ -120,7 +129,7 @@ async def _gateway_cell(texts: list[str]) -> tuple[int, float]:
     from memgate.domain.memory import MemoryState, MemoryWrite, Target
 
     directory = Path(tempfile.mkdtemp(prefix="memgate-footprint-"))
-    gateway = await open_gateway(directory)
+    gateway = await open_gateway(directory, graph=None)
     try:
 
         def write(i: int, text: str) -> MemoryWrite:

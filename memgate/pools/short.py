@@ -1,4 +1,4 @@
-"""The short-term pool: per-namespace TTL caches in memory (cachetools).
+"""The short-term pool: per-namespace TTL caches in memory.
 
 Each namespace holds at most `max_entries` items; each item expires at its own
 `expires_at`. The whole pool holds at most `max_total_entries` items and
@@ -14,16 +14,16 @@ which keeps transient items and restores them on start.
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections import OrderedDict
-from collections.abc import Callable
-from datetime import datetime, timedelta
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cachetools import TLRUCache
-
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
-from memgate.domain.ports import PoolQuery
+from memgate.domain.ports import Eviction, PoolQuery
 from memgate.pools.query import matches, page, text_matches, words
 
 Clock = Callable[[], datetime]
@@ -31,6 +31,7 @@ Clock = Callable[[], datetime]
 
 Items = list[MemoryItem]
 Evictions = list[tuple[MemoryItem, str]]
+Claimed = list[Eviction]
 
 
 Dropped = Callable[[MemoryItem, str], None]
@@ -51,33 +52,117 @@ def item_bytes(item: MemoryItem) -> int:
     )
 
 
-class _NamespaceCache(TLRUCache[str, MemoryItem]):
-    """A TLRU cache that reports what it dropped, and why."""
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICRO = timedelta(microseconds=1)
+_HEX16 = re.compile(r"[0-9a-f]{16}")
+_FIELDS = frozenset(MemoryItem.model_fields)
+_SHARED = (
+    "namespace",
+    "pool",
+    "state",
+    "trust_score",
+    "decision",
+    "findings",
+    "source",
+    "session_id",
+    "agent_id",
+    "rules_version",
+    "version",
+    "derived_from",
+    "reviewed_by",
+    "reason",
+)
+"""Fields most items of a namespace have in common: kept once per distinct
+combination (`_Entry.shared`), not once per item."""
+_SHARED_KEPT = 4096
+"""Distinct shared combinations remembered for reuse (past it the table starts
+over; entries keep theirs)."""
 
-    def __init__(self, maxsize: int, timer: Callable[[], float], dropped: Dropped):
-        super().__init__(maxsize=maxsize, ttu=_ttu, timer=timer)
-        self._dropped = dropped
 
-    def expire(self, time: Any = None) -> list[tuple[str, MemoryItem]]:
-        expired: list[tuple[str, MemoryItem]] = list(super().expire(time))
-        for _, item in expired:
-            self._dropped(item, "ttl")
-        return expired
-
-    def popitem(self) -> tuple[str, MemoryItem]:
-        key, item = super().popitem()
-        self._dropped(item, "capacity")
-        return key, item
+def _micros(moment: datetime) -> int:
+    return (moment - _EPOCH) // _MICRO
 
 
-def _ttu(_key: str, item: MemoryItem, _now: float) -> float:
-    if item.expires_at is None:
-        return float("inf")
-    return item.expires_at.timestamp()
+def _pack_time(moment: datetime) -> int | datetime:
+    """A UTC instant as integer microseconds (32 bytes, not 48); any other zone
+    is kept as it is, so an item comes back equal, zone and all."""
+    return _micros(moment) if moment.tzinfo is UTC else moment
+
+
+def _unpack_time(value: int | datetime) -> datetime:
+    return value if isinstance(value, datetime) else _EPOCH + value * _MICRO
+
+
+class _Entry:
+    """One item as the pool holds it (~600 bytes for 256 B of text, where the
+    model took ~2.3 KB): the fields an item has to itself, and a reference to the
+    combination it shares with the other items of its namespace. The content is
+    the item's own string, held once."""
+
+    __slots__ = (
+        "call_id",
+        "content",
+        "due",
+        "expires",
+        "fingerprint",
+        "id",
+        "key",
+        "metadata",
+        "shared",
+        "times",
+    )
+
+    id: str
+    content: str
+    key: str | None
+    call_id: str | None
+    fingerprint: str | int
+    times: int | datetime | tuple[int | datetime, ...]
+    """created_at, or (created_at, updated_at, scanned_at) when they differ."""
+    expires: int | datetime | None
+    due: int | None
+    """Where the entry sits in the expiry heap: expires_at in microseconds when it
+    was pushed (a sliding read moves `expires` on; the heap catches up lazily)."""
+    shared: tuple[Any, ...]
+    metadata: dict[str, Any] | None
+
+    def __lt__(self, other: _Entry) -> bool:
+        return (self.due or 0) < (other.due or 0)
+
+    @property
+    def namespace(self) -> tuple[str, ...]:
+        return self.shared[0]  # type: ignore[no-any-return]
+
+    def item(self) -> MemoryItem:
+        """The item, as it was put (validated then; rebuilt without validating again)."""
+        times = self.times
+        if isinstance(times, tuple):
+            created, updated, scanned = (_unpack_time(t) for t in times)
+        else:
+            created = updated = scanned = _unpack_time(times)
+        fields = dict(zip(_SHARED, self.shared, strict=True))
+        fp = self.fingerprint
+        fields.update(
+            id=self.id,
+            key=self.key,
+            content=self.content,
+            call_id=self.call_id,
+            fingerprint=fp if isinstance(fp, str) else f"{fp:016x}",
+            metadata={} if self.metadata is None else self.metadata,
+            created_at=created,
+            updated_at=updated,
+            scanned_at=scanned,
+            expires_at=None if self.expires is None else _unpack_time(self.expires),
+        )
+        return MemoryItem.model_construct(set(_FIELDS), **fields)
 
 
 class ShortTermPool:
-    """Transient memories, per namespace, bounded, expiring."""
+    """Transient memories, per namespace, bounded, expiring.
+
+    Held compactly (`_Entry`): each namespace is a dict in least-recently-used
+    order, one heap orders expiries for the whole pool, one queue the puts (the
+    pool's caps evict the oldest put). Items are rebuilt on the way out."""
 
     def __init__(
         self,
@@ -93,12 +178,16 @@ class ShortTermPool:
         self._max_bytes = max_total_bytes
         self._sliding = sliding_ttl
         self._clock = clock
-        self._spaces: dict[tuple[str, ...], _NamespaceCache] = {}
-        self._where: dict[str, tuple[str, ...]] = {}
+        self._spaces: dict[tuple[str, ...], dict[str, _Entry]] = {}
+        """Per namespace, its entries, least recently used first."""
+        self._entries: dict[str, _Entry] = {}
+        self._heap: list[_Entry] = []
+        """Entries with an expiry, by `due` (stale ones are skipped when popped)."""
+        self._puts: deque[_Entry] = deque()
+        """Entries oldest put first (stale ones are skipped)."""
+        self._shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._evicted: Evictions = []
         self._words: dict[str, tuple[str, frozenset[str]]] = {}
-        self._sizes: OrderedDict[str, int] = OrderedDict()
-        """Every held item's estimated bytes, oldest put first."""
         self._bytes = 0
 
     @property
@@ -106,34 +195,85 @@ class ShortTermPool:
         """The estimated memory held by the pool's items (see `item_bytes`)."""
         return self._bytes
 
-    def _timer(self) -> float:
-        return self._clock().timestamp()
+    def _now(self) -> int:
+        return _micros(self._clock())
 
-    def _space(self, namespace: tuple[str, ...]) -> _NamespaceCache:
+    # -- entries -------------------------------------------------------------------
+
+    def _pack(self, item: MemoryItem) -> _Entry:
+        entry = _Entry()
+        entry.id = item.id
+        entry.content = item.content
+        entry.key = item.key
+        entry.call_id = item.call_id
+        fp = item.fingerprint
+        entry.fingerprint = int(fp, 16) if _HEX16.fullmatch(fp) else fp
+        created = _pack_time(item.created_at)
+        if item.updated_at == item.created_at == item.scanned_at:
+            entry.times = created
+        else:
+            entry.times = (created, _pack_time(item.updated_at), _pack_time(item.scanned_at))
+        exp = item.expires_at
+        entry.expires = None if exp is None else _pack_time(exp)
+        entry.due = None
+        if exp is not None:
+            entry.due = entry.expires if isinstance(entry.expires, int) else _micros(exp)
+        entry.metadata = item.metadata or None
+        shared = tuple(getattr(item, name) for name in _SHARED)
+        try:
+            kept = self._shared.get(shared)
+            if kept is None:
+                if len(self._shared) >= _SHARED_KEPT:
+                    self._shared.clear()
+                self._shared[shared] = kept = shared
+        except TypeError:  # an unhashable value: this item keeps its own
+            kept = shared
+        entry.shared = kept
+        return entry
+
+    def _size(self, entry: _Entry) -> int:
+        """`item_bytes` of the entry's item, from the entry."""
+        metadata = entry.metadata
+        text = json.dumps(metadata, ensure_ascii=False, default=str) if metadata else ""
+        content = entry.content
+        return (
+            ITEM_OVERHEAD_BYTES
+            + (len(content) if content.isascii() else len(content.encode("utf-8", "surrogatepass")))
+            + len(text.encode("utf-8", "surrogatepass"))
+            + FINDING_BYTES * len(entry.shared[5])
+        )
+
+    def _live(self, entry: _Entry) -> bool:
+        return self._entries.get(entry.id) is entry
+
+    def _unlink(self, entry: _Entry) -> None:
+        """Take a live entry out of every index (the heap and the queue forget it lazily)."""
+        del self._entries[entry.id]
+        self._bytes -= self._size(entry)
+        namespace = entry.namespace
         space = self._spaces.get(namespace)
-        if space is None:
-            space = _NamespaceCache(self._max, self._timer, self._dropped)
-            self._spaces[namespace] = space
-        return space
+        if space is not None:
+            space.pop(entry.id, None)
+            if not space:
+                # An empty namespace keeps nothing: writes over ever new
+                # namespaces would otherwise leave a dict behind each.
+                del self._spaces[namespace]
 
-    def _forget(self, memory_id: str) -> None:
-        size = self._sizes.pop(memory_id, None)
-        if size is not None:
-            self._bytes -= size
+    def _drop(self, entry: _Entry, why: str) -> None:
+        self._unlink(entry)
+        self._evicted.append((entry.item(), why))
 
-    def _dropped(self, item: MemoryItem, why: str) -> None:
-        self._forget(item.id)
-        self._evicted.append((item, why))
-
-    def _tidy(self, namespace: tuple[str, ...]) -> None:
-        # An empty namespace keeps no cache: writes over ever new namespaces would
-        # otherwise leave one behind each.
-        space = self._spaces.get(namespace)
-        if space is not None and not space:
-            del self._spaces[namespace]
+    def _compact(self) -> None:
+        """Stale heap and queue slots (replaced or removed entries) kept bounded."""
+        live = len(self._entries)
+        if len(self._heap) > 2 * live + 64:
+            self._heap = [e for e in self._entries.values() if e.due is not None]
+            heapq.heapify(self._heap)
+        if len(self._puts) > 2 * live + 64:
+            self._puts = deque(self._entries.values())
 
     def _over(self) -> str | None:
-        if self._max_total is not None and len(self._sizes) > self._max_total:
+        if self._max_total is not None and len(self._entries) > self._max_total:
             return "pool_capacity"
         if self._max_bytes is not None and self._bytes > self._max_bytes:
             return "pool_bytes"
@@ -141,80 +281,90 @@ class ShortTermPool:
 
     def _enforce_caps(self) -> None:
         """Past the pool's caps, its oldest items leave (reported as evicted)."""
-        while (why := self._over()) is not None and self._sizes:
-            oldest = next(iter(self._sizes))
-            namespace = self._where.get(oldest)
-            space = self._spaces.get(namespace) if namespace is not None else None
-            item = space.pop(oldest, None) if space is not None else None
-            self._forget(oldest)
-            if item is None:
-                continue
-            self._evicted.append((item, why))
-            if namespace is not None:
-                self._tidy(namespace)
+        while (why := self._over()) is not None and self._puts:
+            oldest = self._puts.popleft()
+            if self._live(oldest):
+                self._drop(oldest, why)
 
     async def put(self, item: MemoryItem) -> None:
         if item.state is not MemoryState.TRANSIENT:
             await self.remove(item.id)
             return
         if item.expires_at is not None and item.expires_at <= self._clock():
-            # The cache would drop it silently; report it so it gets its `expired`
-            # event (items restored after a restart may have expired meanwhile).
+            # Report it so it gets its `expired` event (items restored after a
+            # restart may have expired meanwhile).
             await self.remove(item.id)
             self._evicted.append((item, "ttl"))
             return
-        old = self._where.get(item.id)
-        if old is not None and old != item.namespace:
-            self._spaces[old].pop(item.id, None)
-            self._tidy(old)
-        self._forget(item.id)
-        self._space(item.namespace)[item.id] = item
-        self._where[item.id] = item.namespace
-        size = item_bytes(item)
-        self._sizes[item.id] = size
-        self._bytes += size
+        self.expire()
+        old = self._entries.get(item.id)
+        if old is not None:
+            self._unlink(old)
+        entry = self._pack(item)
+        space = self._spaces.setdefault(entry.namespace, {})
+        if len(space) >= self._max:
+            self._drop(space[next(iter(space))], "capacity")
+            space = self._spaces.setdefault(entry.namespace, {})
+        space[entry.id] = entry
+        self._entries[entry.id] = entry
+        self._bytes += self._size(entry)
+        self._puts.append(entry)
+        if entry.due is not None:
+            heapq.heappush(self._heap, entry)
         self._enforce_caps()
+        self._compact()
 
     async def remove(self, memory_id: str) -> None:
         self._words.pop(memory_id, None)
-        self._forget(memory_id)
-        namespace = self._where.pop(memory_id, None)
-        if namespace is not None and namespace in self._spaces:
-            self._spaces[namespace].pop(memory_id, None)
-            self._tidy(namespace)
+        entry = self._entries.get(memory_id)
+        if entry is not None:
+            self._unlink(entry)
+
+    def _current(self, memory_id: str) -> _Entry | None:
+        entry = self._entries.get(memory_id)
+        if entry is None or self._expired(entry, self._now()):
+            return None
+        return entry
+
+    @staticmethod
+    def _expired(entry: _Entry, now: int) -> bool:
+        exp = entry.expires
+        if exp is None:
+            return False
+        return (exp if isinstance(exp, int) else _micros(exp)) <= now
 
     async def get(self, memory_id: str) -> MemoryItem | None:
-        namespace = self._where.get(memory_id)
-        space = self._spaces.get(namespace) if namespace is not None else None
-        if space is None:
+        entry = self._current(memory_id)
+        if entry is None:
             return None
-        item = space.get(memory_id)
-        if item is None:
-            return None
+        space = self._spaces[entry.namespace]
+        space[memory_id] = space.pop(memory_id)  # most recently used
         if self._sliding is not None:
-            item = item.model_copy(update={"expires_at": self._clock() + self._sliding})
-            space[memory_id] = item
-        return item
+            entry.expires = _pack_time(self._clock() + self._sliding)
+            if entry.due is None:
+                entry.due = _micros(_unpack_time(entry.expires))
+                heapq.heappush(self._heap, entry)
+        return entry.item()
 
     async def get_by_key(self, namespace: tuple[str, ...], key: str) -> MemoryItem | None:
+        self.expire()
         space = self._spaces.get(namespace)
         if space is None:
             return None
-        space.expire()
-        keyed = [item for item in space.values() if item.key == key]
+        keyed = [e.item() for e in space.values() if e.key == key]
         if not keyed:
             return None
         newest = max(keyed, key=lambda i: (i.updated_at, i.id))
         return await self.get(newest.id)
 
     def _candidates(self, query: PoolQuery) -> Items:
+        self.expire()
         prefix = query.namespace_prefix
         found: Items = []
         for namespace, space in self._spaces.items():
             if namespace[: len(prefix)] != prefix:
                 continue
-            space.expire()
-            found.extend(i for i in space.values() if matches(i, query))
+            found.extend(i for i in (e.item() for e in space.values()) if matches(i, query))
         return found
 
     async def list(self, query: PoolQuery) -> Items:
@@ -239,22 +389,46 @@ class ShortTermPool:
 
     def expire(self) -> None:
         """Drop every item whose time has come (they are collected as evicted)."""
-        for namespace, space in list(self._spaces.items()):
-            space.expire()
-            self._tidy(namespace)
+        heap = self._heap
+        if not heap:
+            return
+        now = self._now()
+        while heap and (heap[0].due or 0) <= now:
+            entry = heapq.heappop(heap)
+            if not self._live(entry):
+                continue  # replaced or removed meanwhile
+            if self._expired(entry, now):
+                entry.due = None
+                self._drop(entry, "ttl")
+            elif (exp := entry.expires) is not None:
+                # a sliding read moved it on: back in, at its new time
+                entry.due = exp if isinstance(exp, int) else _micros(exp)
+                heapq.heappush(heap, entry)
 
     def drain_evicted(self) -> Evictions:
         """Items dropped by time or capacity since the last call, with the reason."""
         drained, self._evicted[:] = list(self._evicted), []
         for item, _ in drained:
-            space = self._spaces.get(item.namespace)
-            if self._where.get(item.id) == item.namespace and (
-                space is None or item.id not in space
-            ):
-                del self._where[item.id]
+            if item.id not in self._entries:
                 self._words.pop(item.id, None)
-            self._tidy(item.namespace)
         return drained
 
+    # -- the ShortPool port (one process: a claim is the drain, nothing to settle) --
+
+    async def sweep(self) -> None:
+        """`expire()`, as the port has it."""
+        self.expire()
+
+    async def claim_evicted(self) -> Claimed:
+        """`drain_evicted()`, as the port has it: this pool lives in one process, so
+        whoever drains has every eviction to itself."""
+        return [Eviction(item, why) for item, why in self.drain_evicted()]
+
+    async def settle_evicted(self, evictions: Sequence[Eviction]) -> None:
+        """Nothing to settle: a drained eviction is gone from the pool already."""
+
+    async def close(self) -> None:
+        """Nothing to release (the items' durable copies are in the store)."""
+
     def __len__(self) -> int:
-        return sum(len(s) for s in self._spaces.values())
+        return len(self._entries)
