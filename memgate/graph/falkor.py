@@ -79,18 +79,6 @@ class FalkorBackend:
     def run(self, template: str, params: dict[str, Any]) -> Rows:
         return self.connection.query(self.schema.queries[template], params, read_only=True)
 
-    def blast(self, depth: int, params: dict[str, Any]) -> Rows:
-        rows = self.connection.query(self.schema.blast_radius(depth), params, read_only=True)
-        answered = {row[0] for row in rows}
-        missing = [i for i in params["ids"] if i not in answered]
-        if missing:
-            # Known memories with nothing flowing out: an empty walk, not unknown.
-            known = self.connection.query(
-                self.schema.queries["known"], {"ids": missing}, read_only=True
-            )
-            rows.extend([row[0], [], []] for row in known)
-        return rows
-
     def clear(self) -> None:
         self.connection.delete_graph()
 

@@ -3,6 +3,8 @@ results. Shared by both backends, so the twin and FalkorDB answer alike."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from memgate.domain.graph import ExposureRow, ImpactRow, ProvenanceRow, ReaderRow
@@ -32,53 +34,106 @@ def reader_rows(rows: Rows) -> tuple[bool, list[ReaderRow]]:
     return bool(rows), out
 
 
-def impact_rows(rows: Rows, depth: int) -> tuple[set[str], list[ImpactRow]]:
-    """(known subjects, impacted memories). Each row is one subject with the
-    memories it reaches and the FLOWED_TO edges among them; each memory is listed once,
-    at its shortest distance, with that path as evidence (memory, session, call,
-    memory, ...). With several subjects, one may be in another's blast radius:
-    it is listed."""
-    known: set[str] = set()
+LEVEL_EDGES = 20_000
+"""FLOWED_TO edges read per level of a blast radius walk (the query's LIMIT);
+past it the level is cut and the answer says `truncated`."""
+
+Step = Callable[[list[str], int], Rows]
+"""One level of the walk: (frontier memory ids, row limit) -> rows of the
+`blast_radius` template (start id, target id, session, call, target ns, state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A blast radius walk: the subjects the graph knows, the memories reached
+    (each once, at its shortest distance, ordered by depth then id), and whether
+    a cap cut it (more memories may be reached than listed)."""
+
+    known: set[str]
+    impact: list[ImpactRow]
+    truncated: bool
+
+
+def walk(
+    step: Step,
+    known: Callable[[list[str]], set[str]],
+    subjects: Sequence[str],
+    depth: int,
+    limit: int,
+    *,
+    level_edges: int = LEVEL_EDGES,
+) -> Walk:
+    """Breadth first from each subject over FLOWED_TO, one query per level for
+    all subjects' frontiers together, at most `depth` levels.
+
+    Bounded: each subject keeps at most `limit` memories (at each level the new
+    ones in id order, so a cut keeps what a full walk would list first), only
+    kept memories are expanded, and a level reads at most `level_edges` edges;
+    whenever a cap drops something the result says `truncated`. Uncut, the
+    answer is the full one: every memory within `depth` hops at its shortest
+    distance, with one shortest path as evidence (memory, session, call,
+    memory, ...; a DERIVED_FROM hop has no session). With several subjects one
+    may be in another's blast radius: it is listed, at its smallest depth.
+    `known` answers which of the subjects the graph holds (a subject without
+    outgoing edges answers no edge row)."""
+    order = list(dict.fromkeys(str(s) for s in subjects))
+    paths: dict[str, dict[str, list[str]]] = {s: {s: [f"memory:{s}"]} for s in order}
+    frontiers: dict[str, list[str]] = {s: [s] for s in order}
     best: dict[str, ImpactRow] = {}
-    for subject, nodes, edges in rows:
-        known.add(str(subject))
-        info = {str(n[0]): (n[1], n[2]) for n in nodes or ()}
-        out: dict[str, list[tuple[str, Any, Any]]] = {}
-        for start, end, session, call in edges or ():
+    seen_subjects: set[str] = set()
+    truncated = False
+    for level in range(1, depth + 1):
+        ids = sorted({node for f in frontiers.values() for node in f})
+        if not ids:
+            break
+        rows = step(ids, level_edges + 1)
+        if len(rows) > level_edges:
+            truncated = True
+            rows = rows[:level_edges]
+        out: dict[str, list[tuple[str, Any, Any, Any, Any]]] = {}
+        for start, end, session, call, ns, state in rows:
             if end is not None:
-                out.setdefault(str(start), []).append((str(end), session, call))
-        # Shortest paths from the subject over the walk's edges.
-        path_to: dict[str, list[str]] = {str(subject): [f"memory:{subject}"]}
-        last_hop: dict[str, tuple[Any, Any]] = {}
-        frontier = [str(subject)]
-        for level in range(1, depth + 1):
-            nxt: list[str] = []
-            for node in frontier:
-                for target, session, call in out.get(node, ()):
-                    if target in path_to:
-                        continue
-                    hop = [f"session:{session}", f"call:{call}"] if session else []
-                    if session and not call:
-                        hop = hop[:1]
-                    path_to[target] = [*path_to[node], *hop, f"memory:{target}"]
-                    last_hop[target] = (session or None, call if session else None)
-                    nxt.append(target)
-                    previous = best.get(target)
-                    if previous is not None and previous.depth <= level:
-                        continue
-                    ns, state = info.get(target, (None, None))
-                    best[target] = ImpactRow(
-                        memory_id=target,
-                        namespace=_ns(ns),
-                        state=state,
-                        depth=level,
-                        session_id=last_hop[target][0],
-                        call_id=last_hop[target][1],
-                        path=tuple(path_to[target]),
-                    )
-            frontier = nxt
+                out.setdefault(str(start), []).append((str(end), session, call, ns, state))
+        if level == 1:
+            seen_subjects.update(out)
+        for edges in out.values():
+            edges.sort(key=lambda e: (e[0], str(e[1] or ""), str(e[2] or "")))
+        for subject in order:
+            path_to = paths[subject]
+            found: dict[str, tuple[str, Any, Any, Any, Any]] = {}
+            for node in frontiers[subject]:
+                for edge in out.get(node, ()):
+                    target = edge[0]
+                    if target not in path_to and target not in found:
+                        found[target] = (node, *edge[1:])
+            room = limit - (len(path_to) - 1)
+            kept = sorted(found)
+            if len(kept) > room:
+                truncated = True
+                kept = kept[: max(room, 0)]
+            for target in kept:
+                node, session, call, ns, state = found[target]
+                hop = [f"session:{session}", f"call:{call}"] if session else []
+                if session and not call:
+                    hop = hop[:1]
+                path_to[target] = [*path_to[node], *hop, f"memory:{target}"]
+                previous = best.get(target)
+                if previous is not None and previous.depth <= level:
+                    continue
+                best[target] = ImpactRow(
+                    memory_id=target,
+                    namespace=_ns(ns),
+                    state=state,
+                    depth=level,
+                    session_id=session or None,
+                    call_id=call if session else None,
+                    path=tuple(path_to[target]),
+                )
+            frontiers[subject] = kept
+    missing = [s for s in order if s not in seen_subjects]
+    known_ids = seen_subjects | (known(missing) if missing else set())
     ordered = sorted(best.values(), key=lambda r: (r.depth, r.memory_id))
-    return known, ordered
+    return Walk(known=known_ids & set(order), impact=ordered, truncated=truncated)
 
 
 def provenance_rows(rows: Rows) -> list[ProvenanceRow]:

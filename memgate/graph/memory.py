@@ -215,31 +215,18 @@ class MemoryBackend:
                     readers.append(row)
         return rows[: p["limit"]] + readers[: p["limit"]]
 
-    def blast(self, depth: int, params: dict[str, Any]) -> Rows:
-        """Like the template: the memories reached within `depth` hops, and the
-        FLOWED_TO edges among them, per subject."""
-        load_schema().blast_radius(depth)  # the same validation as the real templates
+    def _blast_radius(self, p: dict[str, Any]) -> Rows:
+        """Like the template: one level of the walk, the FLOWED_TO edges out of
+        the frontier with each target's namespace and state, at most `limit`."""
         rows: Rows = []
-        for subject in params["ids"]:
-            if subject not in self.memories:
-                continue
-            seen = {subject}
-            nodes: list[list[Any]] = []
-            edges: list[list[Any]] = []
-            frontier = [subject]
-            for _ in range(depth):
-                nxt = []
-                for node in frontier:
-                    for (target, _), flow in self.flows.get(node, {}).items():
-                        edges.append([node, target, flow["session"], flow["call"]])
-                        if target in seen:
-                            continue
-                        seen.add(target)
-                        m = self.memories[target]
-                        nodes.append([target, m.get("ns"), m.get("state")])
-                        nxt.append(target)
-                frontier = nxt
-            rows.append([subject, nodes, edges])
+        for node in p["ids"]:
+            for (target, _), flow in self.flows.get(node, {}).items():
+                m = self.memories[target]
+                rows.append(
+                    [node, target, flow["session"], flow["call"], m.get("ns"), m.get("state")]
+                )
+                if len(rows) >= p["limit"]:
+                    return rows
         return rows
 
     def reconnect(self) -> None:

@@ -44,7 +44,6 @@ from typing import Any
 from memgate.domain.events import LogRecord
 from memgate.domain.graph import (
     GAP_LISTED,
-    MAX_DEPTH,
     SET_ASIDE_LISTED,
     GraphGap,
     ImpactRow,
@@ -60,6 +59,7 @@ from memgate.errors import GraphUnavailable
 from memgate.graph import investigate
 from memgate.graph.backend import SET_ASIDE_KEPT, GraphBackend, Marks
 from memgate.graph.rows import aside_event, aside_read, event_batch, micros, read_batch
+from memgate.graph.schema import check_depth
 from memgate.graph.server import GraphRefused
 
 log = logging.getLogger(__name__)
@@ -538,29 +538,36 @@ class GraphProjection:
             **base,
         )
 
+    def _walk(self, memory_ids: Sequence[str], depth: int, limit: int) -> investigate.Walk:
+        """The bounded blast radius walk, on a reader thread: one template query
+        per level (see `investigate.walk`)."""
+
+        def step(ids: list[str], most: int) -> Any:
+            return self.backend.run("blast_radius", {"ids": ids, "limit": most})
+
+        def known(ids: list[str]) -> set[str]:
+            return {str(row[0]) for row in self.backend.run("known", {"ids": ids})}
+
+        return investigate.walk(step, known, memory_ids, depth, limit)
+
     async def blast_radius(self, memory_id: str, depth: int) -> Investigation:
-        if type(depth) is not int or not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"depth must be an integer 1..{MAX_DEPTH}")
-        params = {"ids": [memory_id]}
+        check_depth(depth)
         asked = await self._answer(
-            "blast_radius", memory_id, lambda: self.backend.blast(depth, params)
+            "blast_radius", memory_id, lambda: self._walk([memory_id], depth, ROW_LIMIT)
         )
         base = asked.base
-        known, impact = investigate.impact_rows(asked.rows, depth)
+        found: investigate.Walk = asked.rows
+        known, impact = found.known, found.impact
+        truncated = found.truncated or len(impact) > ROW_LIMIT
         gap = await self._gap(asked, {memory_id, *(r.memory_id for r in impact)})
         if gap is not None:
-            return self._behind(
-                gap, impact=tuple(impact[:ROW_LIMIT]), truncated=len(impact) > ROW_LIMIT, **base
-            )
+            return self._behind(gap, impact=tuple(impact[:ROW_LIMIT]), truncated=truncated, **base)
         if not known:
             return Investigation(status=Status.UNKNOWN_MEMORY, message="not in the graph", **base)
         if not impact:
             return Investigation(status=Status.NO_PATH, **base)
         return Investigation(
-            status=Status.OK,
-            impact=tuple(impact[:ROW_LIMIT]),
-            truncated=len(impact) > ROW_LIMIT,
-            **base,
+            status=Status.OK, impact=tuple(impact[:ROW_LIMIT]), truncated=truncated, **base
         )
 
     async def provenance(self, memory_id: str) -> Investigation:
@@ -606,9 +613,11 @@ class GraphProjection:
     async def impact_of(
         self, memory_ids: Sequence[str], depth: int, limit: int = ROW_LIMIT
     ) -> tuple[ImpactRow, ...]:
-        params = {"ids": list(memory_ids)}
-        asked = await self._answer("blast_radius", "*", lambda: self.backend.blast(depth, params))
-        return tuple(investigate.impact_rows(asked.rows, depth)[1][:limit])
+        check_depth(depth)
+        asked = await self._answer(
+            "blast_radius", "*", lambda: self._walk(list(memory_ids), depth, limit)
+        )
+        return tuple(asked.rows.impact[:limit])
 
 
 def _about(row: SetAsideRow, memories: set[str]) -> bool:

@@ -1,8 +1,7 @@
 """The graph schema and Cypher templates, loaded from `schema/graph/` (data, not
-code). Investigations are fixed templates with `$parameters`; the one thing
-inlined is the blast radius depth, an integer 1..6 chosen from templates built
-here once (FalkorDB cannot take variable-length bounds as parameters). No caller
-text ever becomes Cypher."""
+code). Investigations are fixed templates with `$parameters`; nothing is inlined (the
+blast radius walks one level per query, so its depth is a loop bound in Python,
+checked here to be an integer 1..6). No caller text ever becomes Cypher."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from typing import Any
 
 from memgate.domain.graph import MAX_DEPTH, MIN_DEPTH
 
-DEPTH_TOKEN = "__DEPTH__"  # noqa: S105 - a template token, not a password
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 TEMPLATES = (
     "project_reads",
@@ -56,13 +54,19 @@ class Schema:
     edges: dict[str, dict[str, Any]]
     index_statements: tuple[str, ...]
     queries: dict[str, str]
-    blast: dict[int, str]
 
     def blast_radius(self, depth: int) -> str:
-        """The prebuilt template for `depth`; anything but an int 1..6 is refused."""
-        if type(depth) is not int or depth not in self.blast:
-            raise ValueError(f"depth must be an integer {MIN_DEPTH}..{MAX_DEPTH}")
-        return self.blast[depth]
+        """The one-level template of the blast radius walk, for a walk of `depth`
+        levels; anything but an int 1..6 is refused."""
+        check_depth(depth)
+        return self.queries["blast_radius"]
+
+
+def check_depth(depth: object) -> int:
+    """`depth` if it is an int 1..6 (not a bool, not a float); ValueError otherwise."""
+    if type(depth) is not int or not MIN_DEPTH <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be an integer {MIN_DEPTH}..{MAX_DEPTH}")
+    return depth
 
 
 @cache
@@ -80,15 +84,9 @@ def load_schema(directory: Path | None = None) -> Schema:
         name: _strip_comments((root / f"{name}.cypher").read_text(encoding="utf-8"))
         for name in TEMPLATES
     }
-    blast_template = queries["blast_radius"]
-    blast = {
-        depth: blast_template.replace(DEPTH_TOKEN, str(depth))
-        for depth in range(MIN_DEPTH, MAX_DEPTH + 1)
-    }
     return Schema(
         labels=dict(data["labels"]),
         edges=dict(data["edges"]),
         index_statements=tuple(statements),
         queries=queries,
-        blast=blast,
     )

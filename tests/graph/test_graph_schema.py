@@ -1,5 +1,5 @@
-"""The schema files: every label and edge a template uses is declared, the
-depth is the only inlined value and only 1..6 exist."""
+"""The schema files: every label and edge a template uses is declared, nothing
+is inlined (the blast radius walks one level per query), depths are 1..6."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from graph_fixtures import FalkorServer
 
 from memgate.graph import FalkorBackend, FalkorConnection
-from memgate.graph.schema import DEPTH_TOKEN, TEMPLATES, load_schema, schema_dir
+from memgate.graph.schema import TEMPLATES, load_schema, schema_dir
 
 
 def test_templates_use_only_declared_labels_and_edges() -> None:
@@ -27,15 +27,14 @@ def test_every_schema_file_is_loaded() -> None:
     assert files == set(TEMPLATES)
 
 
-def test_depth_is_the_only_inlined_value() -> None:
+def test_nothing_is_inlined() -> None:
     schema = load_schema()
-    for name, text in schema.queries.items():
-        if name != "blast_radius":
-            assert DEPTH_TOKEN not in text
-        assert "{{" not in text and "%s" not in text
-    assert sorted(schema.blast) == [1, 2, 3, 4, 5, 6]
-    for depth, text in schema.blast.items():
-        assert f"[:FLOWED_TO*1..{depth}]" in text and DEPTH_TOKEN not in text
+    for text in schema.queries.values():
+        assert "{{" not in text and "%s" not in text and "__" not in text
+    # one level per query: no variable-length match (it enumerated paths)
+    assert "*" not in schema.blast_radius(3)
+    assert "$limit" in schema.blast_radius(1)
+    assert all(schema.blast_radius(d) == schema.queries["blast_radius"] for d in range(1, 7))
     assert "FLOWED_TO" in schema.edges
 
 
@@ -76,9 +75,7 @@ def test_every_template_starts_from_an_index(
             "aside": [],
             "keep": 1000,
         }
-        texts = {n: q for n, q in schema.queries.items() if n != "blast_radius"}
-        texts |= {f"blast_radius d{d}": q for d, q in schema.blast.items()}
-        for name, text in texts.items():
+        for name, text in schema.queries.items():
             plan = connection.explain(text, params)
             assert "Label Scan" not in plan and "All Node Scan" not in plan, (name, plan)
     finally:

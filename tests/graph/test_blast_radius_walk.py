@@ -1,0 +1,237 @@
+"""The bounded blast radius walk (one query per level) answers what a full
+enumeration answers on graphs small enough to enumerate: every memory within
+`depth` FLOWED_TO hops, at its shortest distance (networkx as the reference, and
+the variable-length Cypher match the walk replaced, on the same FalkorDB graph),
+with a real shortest path as evidence; cut by its caps it lists a prefix of the
+full answer and says `truncated`. Real FalkorDB and the in-memory twin."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import networkx as nx
+from graph_fixtures import FalkorServer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memgate.domain.graph import ImpactRow
+from memgate.graph import FalkorConnection, MemoryBackend
+from memgate.graph.investigate import Walk, walk
+from memgate.graph.schema import load_schema
+
+Edge = tuple[int, int, str]
+"""(from memory, to memory, session; '' for a DERIVED_FROM flow)."""
+
+# The template the walk replaced (a variable-length match, then the edges among
+# what it reached): the reference for "the same answer as before".
+OLD_TEMPLATE = """
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+OPTIONAL MATCH (m)-[:FLOWED_TO*1..DEPTH]->(x:Memory)
+WITH m, collect(DISTINCT x) AS xs
+RETURN m.id, [n IN xs | n.id]
+"""
+
+
+def mid(n: int) -> str:
+    return f"m{n}"
+
+
+graphs = st.tuples(
+    st.integers(min_value=1, max_value=9),
+    st.lists(
+        st.tuples(
+            st.integers(0, 8),
+            st.integers(0, 8),
+            st.sampled_from(["", "s1", "s2", "s3"]),
+        ),
+        max_size=30,
+    ),
+).map(lambda g: (g[0], sorted({(a, b, s) for a, b, s in g[1] if a < g[0] and b < g[0] and a != b})))
+
+
+class Falkor:
+    """A throwaway graph on the shared test server holding exactly `edges`."""
+
+    def __init__(self, server: FalkorServer, nodes: int, edges: list[Edge]) -> None:
+        self.conn = FalkorConnection(graph_name=f"walk_{uuid.uuid4().hex[:12]}", url=server.url)
+        memories = [
+            {"id": mid(n), "ns": ["t", str(n % 2)], "state": "approved"} for n in range(nodes)
+        ]
+        self.conn.query("CREATE INDEX FOR (n:Memory) ON (n.id)")
+        self.conn.query(
+            "UNWIND $rows AS r CREATE (:Memory {id: r.id, ns: r.ns, state: r.state})",
+            {"rows": memories},
+        )
+        flows = [
+            {"a": mid(a), "b": mid(b), "s": s, "c": f"c-{s}-{b}" if s else None}
+            for a, b, s in edges
+        ]
+        self.conn.query(
+            "UNWIND $rows AS r MATCH (a:Memory {id: r.a}), (b:Memory {id: r.b})"
+            " CREATE (a)-[:FLOWED_TO {session: r.s, call: r.c}]->(b)",
+            {"rows": flows},
+        )
+
+    def step(self, ids: list[str], limit: int) -> Any:
+        return self.conn.query(
+            load_schema().blast_radius(1), {"ids": ids, "limit": limit}, read_only=True
+        )
+
+    def known(self, ids: list[str]) -> set[str]:
+        rows = self.conn.query(load_schema().queries["known"], {"ids": ids}, read_only=True)
+        return {str(r[0]) for r in rows}
+
+    def old(self, subject: str, depth: int) -> set[str]:
+        rows = self.conn.query(OLD_TEMPLATE.replace("DEPTH", str(depth)), {"ids": [subject]})
+        return {str(x) for row in rows for x in row[1]} - {subject}
+
+    def close(self) -> None:
+        self.conn.delete_graph()
+        self.conn.close()
+
+
+def twin(nodes: int, edges: list[Edge]) -> MemoryBackend:
+    """The twin holding exactly `edges` (set as its projection would have)."""
+    backend = MemoryBackend()
+    for n in range(nodes):
+        backend.memories[mid(n)] = {"id": mid(n), "ns": ["t", str(n % 2)], "state": "approved"}
+    for a, b, s in edges:
+        backend.flows[mid(a)][(mid(b), s)] = {"session": s, "call": f"c-{s}-{b}" if s else None}
+    return backend
+
+
+def twin_walk(
+    backend: MemoryBackend, subjects: list[str], depth: int, limit: int, **kw: Any
+) -> Walk:
+    return walk(
+        lambda ids, most: backend.run("blast_radius", {"ids": ids, "limit": most}),
+        lambda ids: {str(r[0]) for r in backend.run("known", {"ids": ids})},
+        subjects,
+        depth,
+        limit,
+        **kw,
+    )
+
+
+def reference(nodes: int, edges: list[Edge], subject: int, depth: int) -> dict[str, int]:
+    graph = nx.MultiDiGraph()
+    graph.add_nodes_from(range(nodes))
+    graph.add_edges_from((a, b) for a, b, _ in edges)
+    lengths = nx.single_source_shortest_path_length(graph, subject, cutoff=depth)
+    return {mid(n): d for n, d in lengths.items() if n != subject}
+
+
+def check_paths(rows: list[ImpactRow], edges: list[Edge], subject: str) -> None:
+    """Each row's evidence is a path of real edges from the subject, as long as its depth."""
+    flows = {(mid(a), mid(b), s) for a, b, s in edges}
+    for row in rows:
+        memories: list[str] = []
+        session = ""
+        hops = 0
+        for part in row.path:
+            kind, _, ident = part.partition(":")
+            if kind == "session":
+                session = ident
+            elif kind == "memory":
+                if memories:
+                    assert (memories[-1], ident, session) in flows, (row, part)
+                    hops += 1
+                memories.append(ident)
+                session = ""
+        assert memories[0] == subject and memories[-1] == row.memory_id
+        assert hops == row.depth
+        assert row.namespace == ("t", str(int(row.memory_id[1:]) % 2))
+        if row.session_id is not None:
+            assert row.path[-3] == f"session:{row.session_id}"
+            assert row.call_id == f"c-{row.session_id}-{row.memory_id[1:]}"
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(graph=graphs, depth=st.integers(1, 6), subject=st.integers(0, 8))
+def test_walk_equals_full_enumeration_on_falkordb(
+    falkordb_server: FalkorServer, graph: tuple[int, list[Edge]], depth: int, subject: int
+) -> None:
+    nodes, edges = graph
+    subject %= nodes
+    g = Falkor(falkordb_server, nodes, edges)
+    try:
+        found = walk(g.step, g.known, [mid(subject)], depth, 1000)
+        want = reference(nodes, edges, subject, depth)
+        assert {r.memory_id: r.depth for r in found.impact} == want
+        assert set(want) == g.old(mid(subject), depth)  # as the replaced template
+        assert found.known == {mid(subject)} and not found.truncated
+        assert [(r.depth, r.memory_id) for r in found.impact] == sorted(
+            (d, m) for m, d in want.items()
+        )
+        check_paths(found.impact, edges, mid(subject))
+        assert found == twin_walk(twin(nodes, edges), [mid(subject)], depth, 1000)
+    finally:
+        g.close()
+
+
+@settings(max_examples=150, deadline=None)
+@given(graph=graphs, depth=st.integers(1, 6), subject=st.integers(0, 8), limit=st.integers(0, 6))
+def test_a_cut_walk_lists_the_first_of_the_full_answer_and_says_so(
+    graph: tuple[int, list[Edge]], depth: int, subject: int, limit: int
+) -> None:
+    nodes, edges = graph
+    subject %= nodes
+    backend = twin(nodes, edges)
+    full = twin_walk(backend, [mid(subject)], depth, 1000)
+    cut = twin_walk(backend, [mid(subject)], depth, limit)
+    assert [(r.memory_id, r.depth) for r in cut.impact] == [
+        (r.memory_id, r.depth) for r in full.impact[:limit]
+    ]
+    assert cut.truncated == (len(full.impact) > limit)
+    check_paths(cut.impact, edges, mid(subject))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    graph=graphs, depth=st.integers(1, 4), subject=st.integers(0, 8), edges_cap=st.integers(0, 4)
+)
+def test_an_edge_cap_is_honest(
+    graph: tuple[int, list[Edge]], depth: int, subject: int, edges_cap: int
+) -> None:
+    """Past the per-level edge cap the walk says truncated; what it lists is true."""
+    nodes, edges = graph
+    subject %= nodes
+    backend = twin(nodes, edges)
+    full = {r.memory_id: r.depth for r in twin_walk(backend, [mid(subject)], depth, 1000).impact}
+    cut = twin_walk(backend, [mid(subject)], depth, 1000, level_edges=edges_cap)
+    listed = {r.memory_id: r.depth for r in cut.impact}
+    assert listed.keys() <= full.keys()
+    assert all(listed[m] >= full[m] for m in listed)
+    if listed != full:
+        assert cut.truncated
+    check_paths(cut.impact, edges, mid(subject))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    graph=graphs,
+    depth=st.integers(1, 6),
+    subjects=st.lists(st.integers(0, 8), min_size=1, max_size=3),
+)
+def test_several_subjects_list_each_memory_at_its_smallest_depth(
+    graph: tuple[int, list[Edge]], depth: int, subjects: list[int]
+) -> None:
+    nodes, edges = graph
+    chosen = list(dict.fromkeys(s % nodes for s in subjects))
+    found = twin_walk(twin(nodes, edges), [mid(s) for s in chosen], depth, 1000)
+    want: dict[str, int] = {}
+    for s in chosen:
+        for m, d in reference(nodes, edges, s, depth).items():
+            want[m] = min(d, want.get(m, d))
+    assert {r.memory_id: r.depth for r in found.impact} == want
+    assert found.known == {mid(s) for s in chosen}
+
+
+def test_unknown_subjects_are_not_known() -> None:
+    found = twin_walk(twin(2, [(0, 1, "s1")]), ["m0", "nope"], 3, 1000)
+    assert found.known == {"m0"}
+    assert [r.memory_id for r in found.impact] == ["m1"]
