@@ -197,6 +197,8 @@ class Guard:
             f"tool {named[1]!r} of MCP server {named[0]!r} changed its description since it"
             " was pinned (a rug pull?): a person must accept the new description",
         )
+        if out.verdict is Verdict(effect.value):
+            out.layer = Layer.TRUST  # on a tie with the matrix, the change is the reason
 
     def _trusted(self, call: ToolCall, shape: str, out: _Outcome) -> int:
         """Turn a matrix ask into allow for a shape with enough results and no
