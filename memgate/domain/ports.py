@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -87,6 +87,19 @@ class Pool(Protocol):
     async def list(self, query: PoolQuery) -> Items: ...
 
     async def search(self, query: PoolQuery) -> Items: ...
+
+
+class Eviction(NamedTuple):
+    """An item that left the short-term pool, and why (`ttl`, `capacity`,
+    `pool_capacity`, `pool_bytes`), as a claim the gateway settles once logged."""
+
+    item: MemoryItem
+    why: str
+    token: str = ""
+    """The pool's handle on the claim (`settle_evicted`); empty where there is none."""
+    retried: bool = False
+    """Claimed before by someone who never settled it (a replica that died): it may
+    be logged already, so the log is checked first."""
 
 
 class ShortPool(Pool, Protocol):
