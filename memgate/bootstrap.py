@@ -8,6 +8,8 @@ twins, loads keys and policy.
     with open_sync_gateway(Path("data")) as gateway:  # blocking facade
         ...
     outbox = open_outbox(Path("data"))                # notices waiting for delivery
+    gateway = await open_gateway(Path("data"), store_url="postgresql://db/memgate")
+    store = await open_store("postgresql://db/memgate", Path("data"))  # keys from data/
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from typing import Any
 
 from memgate.domain.memory import utcnow
 from memgate.domain.ports import EventLog, Outbox, Store
+from memgate.errors import StorageError
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
-from memgate.log.integrity import load_or_create_signer
+from memgate.log.integrity import Signer, load_or_create_signer
 from memgate.log.keys import load_or_create_key
 from memgate.pools.short import ShortTermPool
 from memgate.store.datadir import check_data_dir
@@ -38,6 +41,9 @@ FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
 DB_FILE = Path("db") / "memgate.sqlite3"
 GRAPH_DIR = Path("graph")
 EMBEDDED = "embedded"
+SQLITE = "sqlite"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""URLs `store_url` takes for a PostgreSQL store; None or "sqlite": the data directory's file."""
 
 
 def short_pool(policy: Policy, clock: Clock = utcnow) -> ShortTermPool:
@@ -60,8 +66,10 @@ async def open_gateway(
     clock: Clock = utcnow,
     graph: str | None = None,
     graph_name: str = DEFAULT_GRAPH,
+    store_url: str | None = None,
 ) -> Gateway:
-    """Open (or create) a data directory: `db/memgate.sqlite3` and `keys/`. The log
+    """Open (or create) a data directory: `db/memgate.sqlite3` (or, with
+    `store_url` = postgresql://..., the PostgreSQL store there) and `keys/`. The log
     key comes from MEMGATE_LOG_KEY or `keys/log.key` (mode 0600), outside the
     database directory; the fingerprint key likewise.
 
@@ -70,15 +78,17 @@ async def open_gateway(
     `falkor://`, `unix://`). The graph is projected in the background; starting
     never fails because the graph is down (status and investigations say so)."""
     projection = _graph_for(data_dir, graph, graph_name)
+    remote = _check_store(store_url)
     data_dir = Path(data_dir)
-    fresh = check_data_dir(data_dir)  # a store that lost its database or key is refused
+    # A store that lost its database or key is refused (PostgreSQL: at open, by key).
+    fresh = True if remote else check_data_dir(data_dir)
     keys = data_dir / "keys"
     log_key = load_or_create_key(keys / "log.key", env=LOG_KEY_ENV)
     signer = load_or_create_signer(keys)
     fp_key = load_or_create_key(keys / "fingerprint.key", env=FINGERPRINT_KEY_ENV)
     policy = policy or Policy.load()
     scanner = Inspector.default(rules_paths=rules_paths, fingerprint_key=fp_key).scanner
-    store = await SqliteStore.open(data_dir / DB_FILE, log_key, signer=signer, create=fresh)
+    store = await open_store(store_url, data_dir, key=log_key, signer=signer, create=fresh)
     gateway = Gateway(
         inspector=Inspector(scanner, policy),
         store=store,
@@ -91,6 +101,56 @@ async def open_gateway(
     if isinstance(gateway.graph, GraphProjection):
         await gateway.graph.start()
     return gateway
+
+
+def _check_store(store_url: str | None) -> bool:
+    """Whether `store_url` names a PostgreSQL store (False: SQLite under the data
+    directory); raises ValueError for anything else, before anything opens."""
+    if store_url is None or store_url == SQLITE:
+        return False
+    if not store_url.startswith(POSTGRES_SCHEMES):
+        raise ValueError(
+            f"store must be {SQLITE!r} or a PostgreSQL URL ({', '.join(POSTGRES_SCHEMES)})"
+        )
+    return True
+
+
+async def open_store(
+    store_url: str | None = None,
+    data_dir: Path | None = None,
+    *,
+    key: bytes | None = None,
+    signer: Signer | None = None,
+    create: bool = True,
+) -> Store:
+    """The store a setting names: None or "sqlite" for `db/memgate.sqlite3` under
+    `data_dir`, or a PostgreSQL URL (`postgresql://user@host:5432/db`, the
+    `postgres` extra) shared by every replica. The log key and the checkpoint
+    signer come from `data_dir`'s `keys/` (or MEMGATE_LOG_KEY) unless given; a
+    PostgreSQL store refuses a key other than the one its log was written under.
+
+        store = await open_store("postgresql://memgate@db/memgate", Path("data"))
+    """
+    remote = _check_store(store_url)
+    if data_dir is None and (key is None or not remote):
+        raise ValueError("open_store needs data_dir (the keys, or the SQLite file)")
+    if key is None or signer is None:
+        assert data_dir is not None  # noqa: S101 - checked above
+        keys = Path(data_dir) / "keys"
+        key = key or load_or_create_key(keys / "log.key", env=LOG_KEY_ENV)
+        signer = signer or load_or_create_signer(keys)
+    if not remote:
+        assert data_dir is not None  # noqa: S101 - checked above
+        return await SqliteStore.open(Path(data_dir) / DB_FILE, key, signer=signer, create=create)
+    assert store_url is not None  # noqa: S101 - _check_store says so
+    try:
+        # NOTE: imported here so that memgate runs without the `postgres` extra.
+        from memgate.store.postgres import PostgresStore
+    except ImportError:
+        raise StorageError(
+            "the PostgreSQL store needs the postgres extra: pip install 'memgate-customs[postgres]'"
+        ) from None
+    return await PostgresStore.open(store_url, key, signer=signer)
 
 
 def _graph_for(
@@ -131,9 +191,15 @@ def memory_gateway(
     )
 
 
-def open_outbox(data_dir: Path) -> Outbox:
+def open_outbox(data_dir: Path, store_url: str | None = None) -> Outbox:
     """The notification outbox of a data directory (in its SQLite database, which
-    the store migrates when it opens: open the gateway first, or have run it once)."""
+    the store migrates when it opens: open the gateway first, or have run it once),
+    or of the PostgreSQL store at `store_url`."""
+    if _check_store(store_url):
+        assert store_url is not None  # noqa: S101 - _check_store says so
+        from memgate.store.postgres_outbox import PostgresOutbox
+
+        return PostgresOutbox(store_url)
     return SqliteOutbox(Path(data_dir) / DB_FILE)
 
 

@@ -59,6 +59,14 @@ def serve(
             " Env: MEMGATE_FALKORDB_URL."
         ),
     ] = None,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            help="Log and long-term pool: sqlite (under the data directory, default) or a"
+            " PostgreSQL URL shared by replicas, e.g. postgresql://memgate@127.0.0.1/memgate."
+            " Env: MEMGATE_STORE."
+        ),
+    ] = None,
     policy: Annotated[Path | None, typer.Option(help="Policy TOML file.")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
@@ -69,6 +77,7 @@ def serve(
 
     Example:
       memgate serve --data-dir data --port 8765
+      memgate serve --data-dir data --store postgresql://memgate@127.0.0.1/memgate
     """
     target = Target.of(data_dir, None, None)
     settings = _settings(
@@ -76,13 +85,15 @@ def serve(
         host=host,
         port=port if port is not None else DEFAULT_PORT,
         graph=graph,
+        store=store,
         policy_path=policy,
     )
     url = browse_url(settings.host, settings.port)
     with reported(), data_dir_lock(settings.data_dir, what="memgate serve", url=url):
         # Refuse a store that lost its database or key before anything starts (the
         # same check the gateway makes, here so the message is not a traceback).
-        check_data_dir(settings.data_dir, pages=True)
+        if settings.store is None:  # PostgreSQL: checked as the store opens
+            check_data_dir(settings.data_dir, pages=True)
         _serve(settings, url, log_level)
 
 

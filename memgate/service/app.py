@@ -51,7 +51,11 @@ async def open_for(settings: Settings) -> Gateway:
     """The gateway the settings describe."""
     policy = Policy.load(settings.policy_path) if settings.policy_path is not None else None
     return await open_gateway(
-        settings.data_dir, policy=policy, graph=settings.graph, graph_name=settings.graph_name
+        settings.data_dir,
+        policy=policy,
+        graph=settings.graph,
+        graph_name=settings.graph_name,
+        store_url=settings.store,
     )
 
 

@@ -32,7 +32,7 @@ class Notifier:
 
     @classmethod
     def start(cls, settings: Settings) -> Notifier:
-        outbox = open_outbox(settings.data_dir)
+        outbox = open_outbox(settings.data_dir, settings.store)
         deliverer = Deliverer(
             outbox,
             settings.notify_targets,

@@ -25,6 +25,7 @@ _ENV_FIELDS = {
     "GRAPH": "graph",
     "FALKORDB_URL": "graph",
     "GRAPH_NAME": "graph_name",
+    "STORE": "store",
     "POLICY": "policy_path",
     "POLICY_PATH": "policy_path",
     "GUARD_POLICY": "guard_policy_path",
@@ -66,6 +67,10 @@ class Settings(BaseModel):
     URL (redis://host:port, falkor://...), or None for no graph."""
     graph_name: str = Field(default=DEFAULT_GRAPH, min_length=1, max_length=100)
     """The graph's name on the FalkorDB server (several data dirs can share one server)."""
+    store: str | None = Field(default=None, repr=False)
+    """The log and long-term pool: None ("sqlite", the default: under data_dir) or a
+    PostgreSQL URL (postgresql://user@host:5432/db) that replicas share
+    (MEMGATE_STORE; never shown: the URL may carry a password)."""
     policy_path: Path | None = None
     """A policy TOML file; None uses the bundled default policy."""
     guard_policy_path: Path | None = None
@@ -137,6 +142,15 @@ class Settings(BaseModel):
     @property
     def notify_backoff(self) -> Backoff:
         return Backoff(base=self.notify_retry_seconds, max_attempts=self.notify_max_attempts)
+
+    @field_validator("store")
+    @classmethod
+    def _store(cls, value: str | None) -> str | None:
+        if value is None or value.strip().lower() in ("", "sqlite"):
+            return None
+        if not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be 'sqlite' or a PostgreSQL URL (postgresql://...)")
+        return value
 
     @field_validator("graph", mode="before")
     @classmethod

@@ -322,6 +322,20 @@ class PostgresStore:
         An unreachable server is refused with where it was looked for (never the
         URL's password). `signer` signs exported checkpoints (a fresh pair if None)."""
         Chain(key)  # refuses a short key before anything connects
+        try:
+            # One plain connection first: a server that is down or a wrong URL fails
+            # at once here (the pool would retry until its timeout).
+            conn = await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise StorageError(
+                f"PostgreSQL at {where(url)} is unreachable ({exc.__class__.__name__});"
+                " is the server running and the URL right?"
+            ) from None
+        try:
+            await _migrate(conn)
+            await _check_key(conn, key, url)
+        finally:
+            await conn.close()
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
             url,
             min_size=min_size,
@@ -335,16 +349,9 @@ class PostgresStore:
         except Exception as exc:
             await pool.close()
             raise StorageError(
-                f"PostgreSQL at {where(url)} is unreachable ({exc.__class__.__name__});"
-                " is the server running and the URL right?"
+                f"PostgreSQL at {where(url)}: the connection pool did not open"
+                f" ({exc.__class__.__name__})"
             ) from None
-        try:
-            async with pool.connection() as conn:
-                await _migrate(conn)
-                await _check_key(conn, key, url)
-        except BaseException:
-            await pool.close()
-            raise
         return cls(url, pool, key, signer=signer)
 
     # -- writing -------------------------------------------------------------
@@ -949,13 +956,16 @@ async def _migrate(conn: psycopg.AsyncConnection[Any]) -> None:
 async def _check_key(conn: psycopg.AsyncConnection[Any], key: bytes, url: str) -> None:
     """Refuse a key other than the one the database's log was first opened with."""
     tag = hmac.digest(key, b"memgate/postgres/key-check/v1", "sha256").hex()
-    await conn.execute(
-        "INSERT INTO memgate_meta (name, value) VALUES ('log_key_check', %s)"
-        " ON CONFLICT (name) DO NOTHING",
-        (tag,),
-    )
     cur = await conn.execute("SELECT value FROM memgate_meta WHERE name = 'log_key_check'")
     row = await cur.fetchone()
+    if row is None:  # the first open: this key is the log's (a racing opener's wins)
+        await conn.execute(
+            "INSERT INTO memgate_meta (name, value) VALUES ('log_key_check', %s)"
+            " ON CONFLICT (name) DO NOTHING",
+            (tag,),
+        )
+        cur = await conn.execute("SELECT value FROM memgate_meta WHERE name = 'log_key_check'")
+        row = await cur.fetchone()
     if row is None or not hmac.compare_digest(str(row[0]), tag):
         raise StorageError(
             f"refusing to open PostgreSQL at {where(url)}: its log was written under another"
