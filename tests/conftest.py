@@ -6,7 +6,7 @@ import pytest
 
 from memgate.trust import Inspector
 
-pytest_plugins = ["graph_fixtures"]
+pytest_plugins = ["graph_fixtures", "redis_fixtures"]
 """Shared FalkorDB fixtures (falkordb_server, graph_name): tests/graph_fixtures.py."""
 
 TEST_FINGERPRINT_KEY = b"memgate-tests-fingerprint-key"

@@ -11,6 +11,7 @@ from memgate.domain.ports import Pool, PoolQuery
 from memgate.pools.short import ITEM_OVERHEAD_BYTES, ShortTermPool, item_bytes
 from tests.contracts import T0, FakeClock, run, short_item
 from tests.contracts.pool_contract import PoolContract
+from tests.contracts.short_pool_contract import ShortPoolContract
 
 
 class TestShortTermPool(PoolContract):
@@ -21,6 +22,11 @@ class TestShortTermPool(PoolContract):
 
     def make_item(self, **fields: Any) -> MemoryItem:
         return short_item(**fields)
+
+
+class TestShortTermPoolLeaving(ShortPoolContract):
+    async def open_short(self, clock: FakeClock, **caps: Any) -> ShortTermPool:
+        return ShortTermPool(clock=clock, **caps)
 
 
 def expiring(seconds: float, **fields: Any) -> MemoryItem:

@@ -104,13 +104,46 @@ class Eviction(NamedTuple):
 
 class ShortPool(Pool, Protocol):
     """The short-term pool: a Pool whose items leave by time or capacity. What left
-    is handed over so the gateway can log an `expired` event for each."""
+    is handed over so the gateway can log an `expired` event for each, exactly once
+    even when several gateway replicas share the pool (a network backend)."""
 
-    def expire(self) -> None: ...
-
-    def drain_evicted(self) -> list[tuple[MemoryItem, str]]:
-        """(item, reason) for each item dropped since the last call."""
+    async def sweep(self) -> None:
+        """Move every item whose time has come out of the pool (each becomes an
+        eviction, `ttl`)."""
         ...
+
+    async def claim_evicted(self) -> list[Eviction]:
+        """The items that left since the last claim, each handed to one caller only
+        (across every process sharing the pool)."""
+        ...
+
+    async def settle_evicted(self, evictions: Sequence[Eviction]) -> None:
+        """The claimed evictions are logged (or need no event): forget them. An
+        eviction claimed and never settled is claimed again later, `retried`."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Lease(Protocol):
+    """Leadership of one job among replicas (the graph projector): at most one
+    holder at a time, and a holder that dies frees it (its process, connection or
+    file lock goes with it). Holders poll: `acquire` never waits."""
+
+    async def acquire(self) -> bool:
+        """Try once; True if this instance holds the lease now (already or newly)."""
+        ...
+
+    async def held(self) -> bool:
+        """Whether this instance still holds it, asking the backend (a lost
+        connection is a lost lease)."""
+        ...
+
+    async def release(self) -> None:
+        """Give it up (another instance may take it at its next try)."""
+        ...
+
+    async def close(self) -> None: ...
 
 
 class EventLog(Protocol):

@@ -23,6 +23,7 @@ from memgate.domain.memory import (
     check_transition,
     check_write,
 )
+from memgate.domain.ports import Eviction
 from memgate.errors import NotFound, OversizedWrite, WriteForbidden, WriteRefused
 from memgate.gateway.context import (
     SURROGATES,
@@ -74,26 +75,48 @@ def _summary(findings: Sequence[Finding]) -> tuple[FindingSummary, ...]:
 
 
 async def log_evictions(
-    ctx: GatewayContext, evicted: list[tuple[MemoryItem, str]] | None = None
+    ctx: GatewayContext,
+    claimed: Sequence[Eviction] | None = None,
+    *,
+    logged: frozenset[str] = frozenset(),
 ) -> int:
-    """An `expired` event for each item that left the short-term pool (`evicted`,
-    or what the pool reports); returns how many."""
-    if evicted is None:
-        evicted = ctx.short.drain_evicted()
-    if not evicted:
+    """An `expired` event for each item that left the short-term pool (`claimed`,
+    or what the pool hands this replica now), then the claims are settled; returns
+    how many events. Items in `logged` have their event already (a rollback's).
+
+    A claim another replica took and never settled (it died) comes back `retried`:
+    it is logged only if the log does not hold its expiry yet."""
+    if claimed is None:
+        claimed = await ctx.short.claim_evicted()
+    if not claimed:
         return 0
     now = ctx.clock()
     events = []
-    for item, why in evicted:
+    for item, why, _, retried in claimed:
+        if item.id in logged or (retried and await _left_already(ctx, item)):
+            continue
         gone = item.model_copy(update={"state": MemoryState.EXPIRED, "updated_at": now})
         events.append(
             state_event(
                 Op.EXPIRED, gone, MemoryState.TRANSIENT, actor=SYSTEM_ACTOR, reason=why, at=now
             )
         )
-    async with ctx.lock:
-        await ctx.store.append(events)
+    if events:
+        async with ctx.lock:
+            await ctx.store.append(events)
+    await ctx.short.settle_evicted(claimed)
     return len(events)
+
+
+async def _left_already(ctx: GatewayContext, item: MemoryItem) -> bool:
+    """Whether the log moved `item` out of the transient state since this version
+    (its expiry logged by a replica that died before settling, or promoted, ...)."""
+    for record in reversed(await ctx.store.history(item.id)):
+        logged = record.event.item
+        if logged is None or logged.version < item.version:
+            continue
+        return record.event.state_after is not MemoryState.TRANSIENT
+    return False
 
 
 class Admission:
@@ -339,5 +362,5 @@ class Admission:
     @gated
     async def expire_due(self) -> int:
         """Expire transient items whose TTL has passed; each gets an `expired` event."""
-        self.ctx.short.expire()
+        await self.ctx.short.sweep()
         return await log_evictions(self.ctx)

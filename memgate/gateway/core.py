@@ -161,6 +161,7 @@ class Gateway:
             await self.ctx.snapshotting
         if self.ctx.graph is not None:
             await self.ctx.graph.close()
+        await self.ctx.short.close()
         await self.ctx.store.close()
 
     async def scan(self, content: str, source: Source = Source.TOOL) -> ScanReport:

@@ -131,11 +131,8 @@ class Incident:
             # Rolled-back items are logged already; anything else that left the
             # short-term pool meanwhile (a TTL a read noticed, or capacity taken by
             # the restored items) still gets its `expired` event, after the marker.
-            rolled = {item.id for _, item in planned}
-            await log_evictions(
-                ctx,
-                [(item, why) for item, why in ctx.short.drain_evicted() if item.id not in rolled],
-            )
+            rolled = frozenset(item.id for _, item in planned)
+            await log_evictions(ctx, logged=rolled)
             await self._recount_promotions(planned)
             return result.model_copy(update={"applied": True, "marker_seq": records[-1].seq})
 
