@@ -18,6 +18,7 @@ status, the problem type and the per-field errors:
     ├── RemoteOversizedWrite (OversizedWrite)         413
     ├── RemoteRollbackInProgress (RollbackInProgress) 503 + Retry-After
     └── Unavailable                   503 for another reason (store, graph); .retry_after
+        └── RemoteRecallUnavailable (RecallUnavailable)  vector / hybrid search is off
 
 Other answers (409 conflict, 5xx) are a plain RemoteError.
 """
@@ -34,6 +35,7 @@ from memgate.errors import (
     MemgateError,
     NotFound,
     OversizedWrite,
+    RecallUnavailable,
     ReviewRefused,
     RollbackInProgress,
     WriteForbidden,
@@ -85,6 +87,11 @@ class Unavailable(RemoteError):
     def __init__(self, status: int, detail: str, *, retry_after: float | None, **kw: Any) -> None:
         super().__init__(status, detail, **kw)
         self.retry_after = retry_after
+
+
+class RemoteRecallUnavailable(Unavailable, RecallUnavailable):
+    """503 `vector-unavailable`: the server has no semantic recall (the detail says
+    which extra to install there); text search works."""
 
 
 class RemoteNotFound(RemoteError, NotFound):
@@ -144,6 +151,7 @@ _BY_TYPE: dict[str, type[RemoteError]] = {
     "payload-too-large": RemoteOversizedWrite,
     "unauthorized": Unauthorized,
     "unavailable": Unavailable,
+    "vector-unavailable": RemoteRecallUnavailable,
     "forbidden": Forbidden,
     "validation": InvalidRequest,
     "validation-error": InvalidRequest,
@@ -204,6 +212,8 @@ def problem_error(response: httpx.Response) -> RemoteError:
         cls = RemoteIllegalTransition
     if cls is None:
         cls = _BY_STATUS.get(status, RemoteError)
+    if cls is RemoteRecallUnavailable:
+        return RemoteRecallUnavailable(status, detail, retry_after=retry, **kw)
     if cls is Unavailable or (cls is RemoteError and status == 503):
         return Unavailable(status, detail, retry_after=retry, **kw)
     return cls(status, detail, **kw)

@@ -96,7 +96,7 @@ class VectorIndex(Protocol):
     def apply(
         self, upserts: Sequence[IndexedVector], removals: Sequence[str], mark: IndexMark
     ) -> None:
-        """Upsert and remove, and move the mark, atomically."""
+        """Remove, then upsert, and move the mark, atomically."""
         ...
 
     def nearest(

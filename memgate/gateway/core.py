@@ -23,6 +23,7 @@ from memgate.domain.events import Checkpoint, LogRecord, VerifyResult
 from memgate.domain.graph import Investigation, ProjectionStatus, ProvenanceGraph
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, utcnow
 from memgate.domain.ports import ReadRecord, ShortPool, Store
+from memgate.domain.recall import Recall, RecallStatus, SearchHit, SearchMode
 from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.gateway.admission import Admission, FindingSummary, WriteReceipt
 from memgate.gateway.context import (
@@ -68,6 +69,7 @@ class Gateway:
         policy: Policy,
         clock: Clock = utcnow,
         graph: ProvenanceGraph | None = None,
+        recall: Recall | None = None,
     ) -> None:
         self.ctx = GatewayContext(
             inspector=inspector,
@@ -78,6 +80,7 @@ class Gateway:
             gate=WriteGate(policy.routing.rollback_wait_seconds),
             clock=clock,
             graph=graph,
+            recall=recall,
         )
         self.admission = Admission(self.ctx)
         self.review = Review(self.ctx)
@@ -102,6 +105,15 @@ class Gateway:
     @graph.setter
     def graph(self, value: ProvenanceGraph | None) -> None:
         self.ctx.graph = value
+
+    @property
+    def recall(self) -> Recall | None:
+        """Semantic recall (vector and hybrid search), or None: off."""
+        return self.ctx.recall
+
+    @recall.setter
+    def recall(self, value: Recall | None) -> None:
+        self.ctx.recall = value
 
     @property
     def store(self) -> Store:
@@ -161,6 +173,8 @@ class Gateway:
             await self.ctx.snapshotting
         if self.ctx.graph is not None:
             await self.ctx.graph.close()
+        if self.ctx.recall is not None:
+            await self.ctx.recall.close()
         await self.ctx.short.close()
         await self.ctx.store.close()
 
@@ -270,12 +284,49 @@ class Gateway:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: SearchMode | str = SearchMode.TEXT,
     ) -> Items:
-        """Served items under a namespace prefix (short-term first, newest first),
-        whose content has every word of `query`."""
+        """Served items under a namespace prefix. `mode`: `text` (every word of
+        `query` occurs; short-term first, newest first), `vector` (approved
+        memories nearest to `query` by embedding, best first) or `hybrid`
+        (reciprocal rank fusion of both). Vector and hybrid raise
+        RecallUnavailable when semantic recall is off or its extra is missing."""
         return await self.reads.search(
-            namespace_prefix, query, metadata=metadata, limit=limit, offset=offset, reader=reader
+            namespace_prefix,
+            query,
+            metadata=metadata,
+            limit=limit,
+            offset=offset,
+            reader=reader,
+            mode=mode,
         )
+
+    async def search_hits(
+        self,
+        namespace_prefix: tuple[str, ...] = (),
+        query: str | None = None,
+        *,
+        metadata: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        reader: Reader | None = None,
+        mode: SearchMode | str = SearchMode.TEXT,
+    ) -> builtins.list[SearchHit]:
+        """`search` with each item's score (cosine similarity for `vector`, the
+        fusion score for `hybrid`, None for `text`)."""
+        return await self.reads.search_hits(
+            namespace_prefix,
+            query,
+            metadata=metadata,
+            limit=limit,
+            offset=offset,
+            reader=reader,
+            mode=mode,
+        )
+
+    async def recall_status(self) -> RecallStatus:
+        """What semantic recall can answer now (off: available False, with why)."""
+        return await self.reads.recall_status()
 
     async def list(
         self,

@@ -46,7 +46,8 @@ BATCH = 32
 PAGE = 500
 """Log records pulled per read."""
 POLL_SECONDS = 0.1
-TextOf = Callable[[MemoryItem], str]
+TextOf = Callable[[MemoryItem], str | None]
+"""What of an item is embedded; None or empty: the item stays out of the index."""
 
 
 def content_text(item: MemoryItem) -> str:
@@ -213,9 +214,17 @@ class RecallProjection:
             if item is None:
                 continue
             latest[item.id] = item if indexed(item) else None
-        keep = [i for i in latest.values() if i is not None]
-        removals = [memory_id for memory_id, i in latest.items() if i is None]
-        vectors = embedder.embed_documents([self.text_of(i) for i in keep]) if keep else []
+        keep: list[MemoryItem] = []
+        texts: list[str] = []
+        removals: list[str] = []
+        for memory_id, item in latest.items():
+            text = self.text_of(item) if item is not None else None
+            if item is None or not text:
+                removals.append(memory_id)
+            else:
+                keep.append(item)
+                texts.append(text)
+        vectors = embedder.embed_documents(texts) if keep else []
         if len(vectors) != len(keep):
             raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(keep)} texts")
         upserts = [
@@ -229,23 +238,29 @@ class RecallProjection:
 
     # -- the port --------------------------------------------------------------------
 
+    def _caught_up(self, head: int) -> bool:
+        """The index reflects the log up to `head`, embedded by this embedder."""
+        mark = self.index.mark()
+        mine = self.embedder is not None and mark.embedder == self.embedder.name
+        return head == 0 or (mine and mark.seq >= head)
+
     async def sync(self, within: float = 2.0) -> bool:
         if self.embedder is None:
             return False
         head, _ = await self.store.log_heads()
-        if self.applied_seq >= head:
-            return True
         await self.start()
+        if self._caught_up(head):
+            return True
         self.notify()
         try:
             async with asyncio.timeout(within):
                 async with self._progress:
                     await self._progress.wait_for(
-                        lambda: self.applied_seq >= head or self._error is not None
+                        lambda: self._caught_up(head) or self._error is not None
                     )
         except TimeoutError:
             return False
-        return self.applied_seq >= head
+        return self._caught_up(head)
 
     async def nearest(
         self, query: str, k: int, namespace_prefix: tuple[str, ...] = ()
@@ -262,6 +277,8 @@ class RecallProjection:
             raise
         except Exception as exc:
             raise RecallUnavailable(f"the embedder failed: {_described(exc)}") from None
+        if self.index.mark().embedder not in ("", embedder.name):
+            return []  # vectors of another model, about to be dropped and rebuilt
         return await loop.run_in_executor(
             self._queries, self.index.nearest, vector, k, namespace_prefix
         )

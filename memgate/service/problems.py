@@ -31,6 +31,7 @@ from memgate.errors import (
     NotFound,
     OversizedWrite,
     PolicyError,
+    RecallUnavailable,
     ReviewRefused,
     RollbackInProgress,
     RulesError,
@@ -132,6 +133,7 @@ ERROR_STATUS: dict[type[MemgateError], tuple[int, str, str]] = {
     KeyConflict: (409, "Conflict", "conflict"),
     RollbackInProgress: (503, "Rollback in progress", "rollback"),
     GraphUnavailable: (503, "Unavailable", "unavailable"),
+    RecallUnavailable: (503, "Vector search unavailable", "vector-unavailable"),
     StorageError: (503, "Unavailable", "unavailable"),
     # Server configuration, never client input: the operator fixes the files.
     RulesError: (500, "Server misconfigured", "misconfigured"),
@@ -152,7 +154,9 @@ def problem_for(exc: MemgateError) -> Problem:
         return Problem(500, "Internal error", "the server failed; see its log", kind="internal")
     status, title, kind = entry
     detail = str(exc)
-    if status >= 500 and not isinstance(exc, RollbackInProgress):
+    # NOTE: RecallUnavailable's message is configuration advice (which extra to
+    # install), never content: the caller needs it to know text search still works.
+    if status >= 500 and not isinstance(exc, (RollbackInProgress, RecallUnavailable)):
         log.error("%s: %s", type(exc).__name__, detail)
         detail = f"{title.lower()}; see the server's log"
     headers = None

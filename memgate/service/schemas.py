@@ -29,6 +29,7 @@ from memgate.domain import Source, limits
 from memgate.domain.events import Checkpoint, LogRecord
 from memgate.domain.graph import SetAsideRow
 from memgate.domain.memory import MemoryItem, MemoryState, Target, check_content
+from memgate.domain.recall import SearchMode
 from memgate.errors import InvalidInput
 from memgate.service.keys import ACTOR_PREFIX, KeyInfo, Role
 
@@ -187,6 +188,11 @@ class SearchBody(Model):
     session_id: SessionId | None = None
     call_id: Ident | None = None
     agent_id: Ident | None = None
+    mode: SearchMode = SearchMode.TEXT
+    """`text`: every word of `query` occurs (newest first); `vector`: approved
+    memories nearest to `query` by embedding; `hybrid`: both, fused by rank.
+    Vector and hybrid need a query, and answer 503 `vector-unavailable` when
+    semantic recall is off on the server."""
 
 
 class ItemPage(Model):

@@ -171,9 +171,12 @@ async def get_by_key(
     "/search",
     summary="Search memories",
     response_model=Items,
-    description="Served memories whose content has every word of `query`, under a namespace "
-    "prefix narrowed to the key's scopes. Reader ids come from the body or the "
-    "X-Memgate-Session / X-Memgate-Call / X-Memgate-Agent headers.",
+    description="Served memories under a namespace prefix narrowed to the key's scopes. "
+    "`mode`: `text` (content has every word of `query`, newest first), `vector` (approved "
+    "memories nearest to `query` by embedding) or `hybrid` (reciprocal rank fusion of both); "
+    "vector and hybrid answer 503 `vector-unavailable` when semantic recall is off. Reader "
+    "ids come from the body or the X-Memgate-Session / X-Memgate-Call / X-Memgate-Agent "
+    "headers.",
 )
 async def search_memories(
     body: SearchBody,
@@ -197,6 +200,7 @@ async def search_memories(
         limit=body.limit,
         offset=body.offset,
         reader=who,
+        mode=body.mode,
     )
     return json_answer(Items(items=items))
 
