@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from memgate.domain.memory import utcnow
-from memgate.domain.ports import EventLog, Outbox, Store
+from memgate.domain.ports import EventLog, Outbox, ShortPool, Store
 from memgate.errors import StorageError
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
 from memgate.log.integrity import Signer, load_or_create_signer
 from memgate.log.keys import load_or_create_key
+from memgate.pools.redis import DEFAULT_PREFIX as DEFAULT_SHORT_PREFIX
+from memgate.pools.redis import RedisShortPool
 from memgate.pools.short import ShortTermPool
 from memgate.store.datadir import check_data_dir
 from memgate.store.memory import MemoryStore
@@ -46,9 +48,45 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """URLs `store_url` takes for a PostgreSQL store; None or "sqlite": the data directory's file."""
 
 
-def short_pool(policy: Policy, clock: Clock = utcnow) -> ShortTermPool:
+SHORT_SCHEMES = ("redis://", "rediss://", "unix://")
+"""URLs `short` takes for a Redis short-term pool; None or "memory": in-process."""
+IN_PROCESS = "memory"
+
+
+def _check_short(url: str | None) -> bool:
+    """Whether `url` names a Redis short-term pool; raises ValueError for a bad one
+    (checked before anything opens, so a bad setting fails fast and clearly)."""
+    if url is None or url == IN_PROCESS:
+        return False
+    if not url.startswith(SHORT_SCHEMES):
+        raise ValueError(
+            f"short must be {IN_PROCESS!r} or a Redis URL ({', '.join(SHORT_SCHEMES)})"
+        )
+    return True
+
+
+def short_pool(
+    policy: Policy,
+    clock: Clock = utcnow,
+    *,
+    url: str | None = None,
+    prefix: str = DEFAULT_SHORT_PREFIX,
+) -> ShortPool:
+    """The short-term pool the policy's routing describes: in this process (the
+    default), or in the Redis at `url`, shared by every replica using `prefix`."""
     routing = policy.routing
     sliding = timedelta(seconds=routing.short_ttl_seconds) if routing.sliding_expiry else None
+    if _check_short(url):
+        assert url is not None  # noqa: S101 - _check_short says so
+        return RedisShortPool.from_url(
+            url,
+            prefix=prefix,
+            max_entries=routing.short_max_entries,
+            max_total_entries=routing.short_max_total_entries,
+            max_total_bytes=routing.short_max_total_bytes,
+            sliding_ttl=sliding,
+            clock=clock,
+        )
     return ShortTermPool(
         max_entries=routing.short_max_entries,
         max_total_entries=routing.short_max_total_entries,
@@ -67,6 +105,8 @@ async def open_gateway(
     graph: str | None = None,
     graph_name: str = DEFAULT_GRAPH,
     store_url: str | None = None,
+    short: str | None = None,
+    short_prefix: str = DEFAULT_SHORT_PREFIX,
 ) -> Gateway:
     """Open (or create) a data directory: `db/memgate.sqlite3` (or, with
     `store_url` = postgresql://..., the PostgreSQL store there) and `keys/`. The log
@@ -76,8 +116,13 @@ async def open_gateway(
     `graph`: None (no provenance graph: investigations answer graph_unavailable),
     "embedded" (falkordblite under `graph/`), or a FalkorDB URL (`redis://`,
     `falkor://`, `unix://`). The graph is projected in the background; starting
-    never fails because the graph is down (status and investigations say so)."""
+    never fails because the graph is down (status and investigations say so).
+
+    `short`: None or "memory" (the short-term pool in this process), or a Redis
+    URL (`redis://host:6379/0`): one pool shared by every replica that names the
+    same Redis and `short_prefix`, each expiry logged once."""
     projection = _graph_for(data_dir, graph, graph_name)
+    _check_short(short)
     remote = _check_store(store_url)
     data_dir = Path(data_dir)
     # A store that lost its database or key is refused (PostgreSQL: at open, by key).
@@ -92,7 +137,7 @@ async def open_gateway(
     gateway = Gateway(
         inspector=Inspector(scanner, policy),
         store=store,
-        short=short_pool(policy, clock),
+        short=short_pool(policy, clock, url=short, prefix=short_prefix),
         policy=policy,
         clock=clock,
         graph=projection(store) if projection else None,

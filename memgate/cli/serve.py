@@ -67,6 +67,13 @@ def serve(
             " Env: MEMGATE_STORE."
         ),
     ] = None,
+    short: Annotated[
+        str | None,
+        typer.Option(
+            help="Short-term pool: memory (in this process, default) or a Redis URL"
+            " shared by every replica, e.g. redis://127.0.0.1:6379/0. Env: MEMGATE_SHORT."
+        ),
+    ] = None,
     policy: Annotated[Path | None, typer.Option(help="Policy TOML file.")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
@@ -78,6 +85,7 @@ def serve(
     Example:
       memgate serve --data-dir data --port 8765
       memgate serve --data-dir data --store postgresql://memgate@127.0.0.1/memgate
+      memgate serve --data-dir data --short redis://127.0.0.1:6379/0
     """
     target = Target.of(data_dir, None, None)
     settings = _settings(
@@ -86,6 +94,7 @@ def serve(
         port=port if port is not None else DEFAULT_PORT,
         graph=graph,
         store=store,
+        short=short,
         policy_path=policy,
     )
     url = browse_url(settings.host, settings.port)

@@ -56,6 +56,8 @@ async def open_for(settings: Settings) -> Gateway:
         graph=settings.graph,
         graph_name=settings.graph_name,
         store_url=settings.store,
+        short=settings.short,
+        short_prefix=settings.short_prefix,
     )
 
 

@@ -25,6 +25,8 @@ _ENV_FIELDS = {
     "GRAPH": "graph",
     "FALKORDB_URL": "graph",
     "GRAPH_NAME": "graph_name",
+    "SHORT": "short",
+    "SHORT_PREFIX": "short_prefix",
     "STORE": "store",
     "POLICY": "policy_path",
     "POLICY_PATH": "policy_path",
@@ -71,6 +73,12 @@ class Settings(BaseModel):
     """The log and long-term pool: None ("sqlite", the default: under data_dir) or a
     PostgreSQL URL (postgresql://user@host:5432/db) that replicas share
     (MEMGATE_STORE; never shown: the URL may carry a password)."""
+    short: str | None = None
+    """The short-term pool: None or "memory" (in this process, the default), or a
+    Redis URL (redis://host:6379/0) shared by every replica (MEMGATE_SHORT)."""
+    short_prefix: str = Field(default="memgate:short:", min_length=1, max_length=200)
+    """The short-term pool's key prefix in Redis: replicas of one deployment share
+    it; deployments sharing a Redis each need their own (MEMGATE_SHORT_PREFIX)."""
     policy_path: Path | None = None
     """A policy TOML file; None uses the bundled default policy."""
     guard_policy_path: Path | None = None
@@ -150,6 +158,15 @@ class Settings(BaseModel):
             return None
         if not value.startswith(("postgresql://", "postgres://")):
             raise ValueError("must be 'sqlite' or a PostgreSQL URL (postgresql://...)")
+        return value
+
+    @field_validator("short")
+    @classmethod
+    def _short(cls, value: str | None) -> str | None:
+        if value is None or value.strip().lower() in ("", "memory", "in-process"):
+            return None
+        if not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
         return value
 
     @field_validator("graph", mode="before")
