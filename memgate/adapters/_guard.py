@@ -25,7 +25,7 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from memgate.adapters._backend import Backend, LoopRunner, MemoryStatus, RemoteBackend
+from memgate.adapters._backend import Backend, LoopRunner, MemoryStatus, RemoteBackend, find_key
 from memgate.domain.events import Op
 from memgate.domain.memory import MemoryItem, MemoryState, MemoryWrite, Reader
 from memgate.gateway import Gateway
@@ -124,6 +124,19 @@ class Guard:
             item = await self.backend.get_any(memory_id)
             return item if item is not None and item.state.served else None
         return await self.backend.read(memory_id, reader)
+
+    async def current(
+        self, namespace: tuple[str, ...], key: str, reader: Reader
+    ) -> MemoryItem | None:
+        """The version of a key memgate serves now, if any (a rejected rewrite
+        leaves the previous version served). In-process this is not a read;
+        remotely it is one (recorded)."""
+        if isinstance(self.backend, Gateway):
+            for item in await find_key(self.backend, namespace, key, reader):
+                if item.state.served:
+                    return item
+            return None
+        return await self.backend.read_key(namespace, key, reader)
 
     async def served(self, memory_id: str, reader: Reader) -> MemoryItem | None:
         """The memory if memgate serves it to this reader (recorded as read)."""
