@@ -9,8 +9,13 @@ BIN := $(VENV)/bin
 # extras on top (STAMP: linters, type checker, test frameworks, benchmark peers).
 RUN_STAMP := $(VENV)/.run-stamp
 STAMP := $(VENV)/.installed-stamp
+# CrewAI cannot share .venv (it pins openai<3, pydantic<2.13, mcp<2; the dev
+# extras need openai>=3 and MCP 2): its adapter's tests run in a second venv with
+# memgate and the `crewai` extra (tests/adapters/test_adapter_crewai.py).
+CREWAI_VENV := .venv-crewai
+CREWAI_STAMP := $(CREWAI_VENV)/.installed-stamp
 
-.PHONY: setup setup-run browser run test lint typecheck layers pytest bench clean
+.PHONY: setup setup-run setup-crewai browser run test lint typecheck layers pytest bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "memgate needs Python >= 3.12 (found " + sys.version.split()[0] + ")")'
@@ -30,6 +35,14 @@ $(STAMP): pyproject.toml $(RUN_STAMP)
 setup-run: $(RUN_STAMP)
 
 setup: $(STAMP)
+
+$(CREWAI_STAMP): pyproject.toml
+	@echo "installing memgate with the crewai extra into $(CREWAI_VENV) (CrewAI's pins conflict with the dev extras)"
+	@test -x $(CREWAI_VENV)/bin/python || $(PYTHON) -m venv $(CREWAI_VENV)
+	$(CREWAI_VENV)/bin/python -m pip install --quiet -e '.[crewai]' 'pytest>=8.2'
+	touch $(CREWAI_STAMP)
+
+setup-crewai: $(CREWAI_STAMP)
 
 # The review UI is tested in a real headless Chromium (Debian's package). Installed
 # here when missing, so `make test` works on a fresh machine; MEMGATE_CHROMIUM
@@ -57,7 +70,7 @@ typecheck: setup
 layers: setup
 	$(BIN)/lint-imports
 
-pytest: setup browser
+pytest: setup setup-crewai browser
 	MEMGATE_CHROMIUM=$(CHROMIUM) $(BIN)/pytest
 
 test: lint typecheck layers pytest
@@ -67,4 +80,4 @@ bench: setup
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(CREWAI_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
