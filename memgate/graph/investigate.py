@@ -40,7 +40,9 @@ past it the level is cut and the answer says `truncated`."""
 
 Step = Callable[[list[str], int], Rows]
 """One level of the walk: (frontier memory ids, row limit) -> rows of the
-`blast_radius` template (start id, target id, session, call, target ns, state)."""
+`blast_radius` template (start id, target id, session, call)."""
+Describe = Callable[[list[str]], Rows]
+"""Memory ids -> rows of the `blast_memories` template (id, namespace, state)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ class Walk:
 def walk(
     step: Step,
     known: Callable[[list[str]], set[str]],
+    describe: Describe,
     subjects: Sequence[str],
     depth: int,
     limit: int,
@@ -75,11 +78,13 @@ def walk(
     memory, ...; a DERIVED_FROM hop has no session). With several subjects one
     may be in another's blast radius: it is listed, at its smallest depth.
     `known` answers which of the subjects the graph holds (a subject without
-    outgoing edges answers no edge row)."""
+    outgoing edges answers no edge row); `describe` the namespace and state of
+    the memories listed, asked once at the end."""
     order = list(dict.fromkeys(str(s) for s in subjects))
     paths: dict[str, dict[str, list[str]]] = {s: {s: [f"memory:{s}"]} for s in order}
     frontiers: dict[str, list[str]] = {s: [s] for s in order}
-    best: dict[str, ImpactRow] = {}
+    best: dict[str, tuple[int, str | None, str | None, tuple[str, ...]]] = {}
+    """memory -> (depth, session, call, path) at its smallest depth."""
     seen_subjects: set[str] = set()
     truncated = False
     for level in range(1, depth + 1):
@@ -90,17 +95,17 @@ def walk(
         if len(rows) > level_edges:
             truncated = True
             rows = rows[:level_edges]
-        out: dict[str, list[tuple[str, Any, Any, Any, Any]]] = {}
-        for start, end, session, call, ns, state in rows:
+        out: dict[str, list[tuple[str, Any, Any]]] = {}
+        for start, end, session, call in rows:
             if end is not None:
-                out.setdefault(str(start), []).append((str(end), session, call, ns, state))
+                out.setdefault(str(start), []).append((str(end), session, call))
         if level == 1:
             seen_subjects.update(out)
         for edges in out.values():
             edges.sort(key=lambda e: (e[0], str(e[1] or ""), str(e[2] or "")))
         for subject in order:
             path_to = paths[subject]
-            found: dict[str, tuple[str, Any, Any, Any, Any]] = {}
+            found: dict[str, tuple[str, Any, Any]] = {}
             for node in frontiers[subject]:
                 for edge in out.get(node, ()):
                     target = edge[0]
@@ -112,28 +117,38 @@ def walk(
                 truncated = True
                 kept = kept[: max(room, 0)]
             for target in kept:
-                node, session, call, ns, state = found[target]
+                node, session, call = found[target]
                 hop = [f"session:{session}", f"call:{call}"] if session else []
                 if session and not call:
                     hop = hop[:1]
                 path_to[target] = [*path_to[node], *hop, f"memory:{target}"]
                 previous = best.get(target)
-                if previous is not None and previous.depth <= level:
+                if previous is not None and previous[0] <= level:
                     continue
-                best[target] = ImpactRow(
-                    memory_id=target,
-                    namespace=_ns(ns),
-                    state=state,
-                    depth=level,
-                    session_id=session or None,
-                    call_id=call if session else None,
-                    path=tuple(path_to[target]),
+                best[target] = (
+                    level,
+                    session or None,
+                    call if session else None,
+                    tuple(path_to[target]),
                 )
             frontiers[subject] = kept
     missing = [s for s in order if s not in seen_subjects]
     known_ids = seen_subjects | (known(missing) if missing else set())
-    ordered = sorted(best.values(), key=lambda r: (r.depth, r.memory_id))
-    return Walk(known=known_ids & set(order), impact=ordered, truncated=truncated)
+    info = {str(r[0]): (r[1], r[2]) for r in describe(sorted(best))} if best else {}
+    impact = [
+        ImpactRow(
+            memory_id=target,
+            namespace=_ns(info.get(target, (None, None))[0]),
+            state=info.get(target, (None, None))[1],
+            depth=depth_of,
+            session_id=session,
+            call_id=call,
+            path=path,
+        )
+        for target, (depth_of, session, call, path) in best.items()
+    ]
+    impact.sort(key=lambda r: (r.depth, r.memory_id))
+    return Walk(known=known_ids & set(order), impact=impact, truncated=truncated)
 
 
 def provenance_rows(rows: Rows) -> list[ProvenanceRow]:

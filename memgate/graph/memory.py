@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from memgate.domain.graph import SetAsideRow
-from memgate.graph.backend import SET_ASIDE_KEPT, Marks, Rows
+from memgate.graph.backend import SET_ASIDE_KEPT, GraphMoved, Marks, Rows
 from memgate.graph.rows import EventBatch, ReadBatch, Row
 from memgate.graph.schema import load_schema
 
@@ -55,6 +55,8 @@ class MemoryBackend:
         )
 
     def apply_reads(self, batch: ReadBatch) -> None:
+        if batch.after is not None and batch.after != self._marks.reads_seq:
+            raise GraphMoved("reads", batch.after)
         for r in batch.rows:
             self._call(r)
             self._memory(r["mid"])
@@ -83,6 +85,8 @@ class MemoryBackend:
         )
 
     def apply_events(self, batch: EventBatch) -> None:
+        if batch.after is not None and batch.after != self._marks.events_seq:
+            raise GraphMoved("events", batch.after)
         for row in batch.memories:
             self._memory(row["id"]).update(row)
         for w in batch.writes:
@@ -217,17 +221,18 @@ class MemoryBackend:
 
     def _blast_radius(self, p: dict[str, Any]) -> Rows:
         """Like the template: one level of the walk, the FLOWED_TO edges out of
-        the frontier with each target's namespace and state, at most `limit`."""
+        the frontier, at most `limit`."""
         rows: Rows = []
         for node in p["ids"]:
             for (target, _), flow in self.flows.get(node, {}).items():
-                m = self.memories[target]
-                rows.append(
-                    [node, target, flow["session"], flow["call"], m.get("ns"), m.get("state")]
-                )
+                rows.append([node, target, flow["session"], flow["call"]])
                 if len(rows) >= p["limit"]:
                     return rows
         return rows
+
+    def _blast_memories(self, p: dict[str, Any]) -> Rows:
+        found = (self.memories.get(i) for i in p["ids"])
+        return [[m["id"], m.get("ns"), m.get("state")] for m in found if m is not None]
 
     def reconnect(self) -> None:
         return None

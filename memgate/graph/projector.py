@@ -548,7 +548,10 @@ class GraphProjection:
         def known(ids: list[str]) -> set[str]:
             return {str(row[0]) for row in self.backend.run("known", {"ids": ids})}
 
-        return investigate.walk(step, known, memory_ids, depth, limit)
+        def describe(ids: list[str]) -> Any:
+            return self.backend.run("blast_memories", {"ids": ids})
+
+        return investigate.walk(step, known, describe, memory_ids, depth, limit)
 
     async def blast_radius(self, memory_id: str, depth: int) -> Investigation:
         check_depth(depth)

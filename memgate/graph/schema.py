@@ -28,6 +28,7 @@ TEMPLATES = (
     "readers",
     "readers_many",
     "blast_radius",
+    "blast_memories",
     "known",
     "provenance",
     "exposure",

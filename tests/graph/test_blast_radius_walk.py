@@ -83,6 +83,10 @@ class Falkor:
         rows = self.conn.query(load_schema().queries["known"], {"ids": ids}, read_only=True)
         return {str(r[0]) for r in rows}
 
+    def describe(self, ids: list[str]) -> Any:
+        query = load_schema().queries["blast_memories"]
+        return self.conn.query(query, {"ids": ids}, read_only=True)
+
     def old(self, subject: str, depth: int) -> set[str]:
         rows = self.conn.query(OLD_TEMPLATE.replace("DEPTH", str(depth)), {"ids": [subject]})
         return {str(x) for row in rows for x in row[1]} - {subject}
@@ -108,6 +112,7 @@ def twin_walk(
     return walk(
         lambda ids, most: backend.run("blast_radius", {"ids": ids, "limit": most}),
         lambda ids: {str(r[0]) for r in backend.run("known", {"ids": ids})},
+        lambda ids: backend.run("blast_memories", {"ids": ids}),
         subjects,
         depth,
         limit,
@@ -159,7 +164,7 @@ def test_walk_equals_full_enumeration_on_falkordb(
     subject %= nodes
     g = Falkor(falkordb_server, nodes, edges)
     try:
-        found = walk(g.step, g.known, [mid(subject)], depth, 1000)
+        found = walk(g.step, g.known, g.describe, [mid(subject)], depth, 1000)
         want = reference(nodes, edges, subject, depth)
         assert {r.memory_id: r.depth for r in found.impact} == want
         assert set(want) == g.old(mid(subject), depth)  # as the replaced template
