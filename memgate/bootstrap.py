@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from memgate.domain.memory import utcnow
-from memgate.domain.ports import EventLog, Outbox, ShortPool, Store
+from memgate.domain.ports import EventLog, Lease, Outbox, ShortPool, Store
 from memgate.errors import StorageError
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
 from memgate.log.integrity import Signer, load_or_create_signer
+from memgate.lease import open_lease
 from memgate.log.keys import load_or_create_key
 from memgate.pools.redis import DEFAULT_PREFIX as DEFAULT_SHORT_PREFIX
 from memgate.pools.redis import RedisShortPool
@@ -121,7 +122,7 @@ async def open_gateway(
     `short`: None or "memory" (the short-term pool in this process), or a Redis
     URL (`redis://host:6379/0`): one pool shared by every replica that names the
     same Redis and `short_prefix`, each expiry logged once."""
-    projection = _graph_for(data_dir, graph, graph_name)
+    projection = _graph_for(data_dir, graph, graph_name, store_url)
     _check_short(short)
     remote = _check_store(store_url)
     data_dir = Path(data_dir)
@@ -198,8 +199,18 @@ async def open_store(
     return await PostgresStore.open(store_url, key, signer=signer)
 
 
+def projector_lease(store_url: str | None, graph_name: str) -> Lease | None:
+    """Who projects into a shared graph: with a PostgreSQL store, the replica holding
+    the advisory lock `memgate:projector:<graph_name>` (one projector across every
+    replica, another taking over when it dies); otherwise None (one process
+    writes the log, so its projector is the only one)."""
+    if store_url is None or not store_url.startswith(POSTGRES_SCHEMES):
+        return None
+    return open_lease(store_url, name=f"memgate:projector:{graph_name}")
+
+
 def _graph_for(
-    data_dir: Path, graph: str | None, graph_name: str
+    data_dir: Path, graph: str | None, graph_name: str, store_url: str | None = None
 ) -> Callable[[Store], GraphProjection] | None:
     """Checked before anything opens, so a bad setting fails fast and clearly."""
     if graph is None:
@@ -208,7 +219,9 @@ def _graph_for(
         directory = Path(data_dir) / GRAPH_DIR
         return lambda store: open_graph(store, data_dir=directory, graph_name=graph_name)
     if graph.startswith(URL_SCHEMES):
-        return lambda store: open_graph(store, url=graph, graph_name=graph_name)
+        return lambda store: open_graph(
+            store, url=graph, graph_name=graph_name, lease=projector_lease(store_url, graph_name)
+        )
     raise ValueError(f"graph must be None, {EMBEDDED!r} or a URL ({', '.join(URL_SCHEMES)})")
 
 

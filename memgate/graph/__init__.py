@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memgate.domain.ports import Store
+from memgate.domain.ports import Lease, Store
 from memgate.graph.falkor import FalkorBackend
 from memgate.graph.memory import MemoryBackend
 from memgate.graph.projector import GraphProjection
@@ -29,13 +29,15 @@ def open_graph(
     data_dir: Path | None = None,
     url: str | None = None,
     graph_name: str = DEFAULT_GRAPH,
+    lease: Lease | None = None,
 ) -> GraphProjection:
     """A projection onto FalkorDB: embedded under `data_dir`, or the server at `url`.
-    Nothing connects until `start()` (then in the background)."""
+    Nothing connects until `start()` (then in the background). With a `lease`,
+    only while this replica holds it (one projector across replicas)."""
     if url is not None and not url.startswith(URL_SCHEMES):
         raise ValueError(f"graph URL must start with one of {', '.join(URL_SCHEMES)}")
     connection = FalkorConnection(graph_name=graph_name, data_dir=data_dir, url=url)
-    return GraphProjection(store, FalkorBackend(connection))
+    return GraphProjection(store, FalkorBackend(connection), lease=lease)
 
 
 def memory_graph(store: Store) -> GraphProjection:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from memgate.domain.graph import SetAsideRow
+from memgate.errors import GraphUnavailable
 from memgate.graph.rows import EventBatch, ReadBatch
 
 Rows = list[list[Any]]
@@ -30,6 +31,18 @@ class Marks:
     """Rows projection went on without, recorded with the mark that passed them
     (the first SET_ASIDE_KEPT; `set_aside_count` counts them all)."""
     set_aside_count: int = 0
+
+
+class GraphMoved(GraphUnavailable):
+    """The graph's mark is not where the projector left it: the server came back
+    empty (no persistence), was restored from an older file, or another projector
+    wrote to it. Nothing of the batch is counted; the projector reads the marks
+    again (and rebuilds a graph that no longer matches the log)."""
+
+    def __init__(self, what: str, expected: int | None) -> None:
+        super().__init__(
+            f"the graph's {what} mark moved (expected {expected}): re-reading the marks"
+        )
 
 
 SET_ASIDE_KEPT = 1000

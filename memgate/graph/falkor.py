@@ -9,7 +9,7 @@ from typing import Any
 import redis
 
 from memgate.domain.graph import SetAsideRow
-from memgate.graph.backend import SET_ASIDE_KEPT, Marks, Rows
+from memgate.graph.backend import SET_ASIDE_KEPT, GraphMoved, Marks, Rows
 from memgate.graph.rows import EventBatch, ReadBatch
 from memgate.graph.schema import Schema, load_schema
 from memgate.graph.server import FalkorConnection
@@ -43,16 +43,19 @@ class FalkorBackend:
         )
 
     def apply_reads(self, batch: ReadBatch) -> None:
-        self.connection.query(
+        done = self.connection.query(
             self.schema.queries["project_reads"],
             {
                 "rows": batch.rows,
                 "calls": batch.calls,
                 "mark": batch.mark,
+                "after": batch.after,
                 "aside": _aside(batch.set_aside),
                 "keep": SET_ASIDE_KEPT,
             },
         )
+        if not done:
+            raise GraphMoved("reads", batch.after)
 
     def apply_events(self, batch: EventBatch) -> None:
         q = self.schema.queries
@@ -66,15 +69,18 @@ class FalkorBackend:
         ):
             if rows:
                 self.connection.query(q[name], {"rows": rows})
-        self.connection.query(
+        done = self.connection.query(
             q["project_mark"],
             {
                 "seq": batch.seq,
                 "mac": batch.mac,
+                "after": batch.after,
                 "aside": _aside(batch.set_aside),
                 "keep": SET_ASIDE_KEPT,
             },
         )
+        if not done:
+            raise GraphMoved("events", batch.after)
 
     def run(self, template: str, params: dict[str, Any]) -> Rows:
         return self.connection.query(self.schema.queries[template], params, read_only=True)

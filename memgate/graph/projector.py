@@ -54,7 +54,7 @@ from memgate.domain.graph import (
     ReaderRow,
     SetAsideRow,
 )
-from memgate.domain.ports import ReadRecord, Store
+from memgate.domain.ports import Lease, ReadRecord, Store
 from memgate.errors import GraphUnavailable
 from memgate.graph import investigate
 from memgate.graph.backend import SET_ASIDE_KEPT, GraphBackend, Marks
@@ -66,6 +66,11 @@ log = logging.getLogger(__name__)
 BATCH = 500
 QUEUE_BATCHES = 4
 POLL_SECONDS = 0.05
+LEASE_POLL_SECONDS = 1.0
+"""How often a replica without the projector's lease tries to take it, and the
+holder checks it still holds it."""
+FOLLOW_SECONDS = 0.1
+"""How often a replica without the lease reads the graph's marks."""
 ROW_LIMIT = 1000
 TAIL = 2000
 """Unprojected events (and reads) looked through to tell whether they concern
@@ -102,9 +107,15 @@ class GraphProjection:
         batch: int = BATCH,
         queue_batches: int = QUEUE_BATCHES,
         poll_seconds: float = POLL_SECONDS,
+        lease: Lease | None = None,
+        lease_poll: float = LEASE_POLL_SECONDS,
     ) -> None:
         self.store = store
         self.backend = backend
+        self._lease = lease
+        self._lease_poll = lease_poll
+        self.leader = lease is None
+        """Whether this replica runs the projector now (always, without a lease)."""
         self._batch = batch
         self._queue_batches = queue_batches
         self._poll = poll_seconds
@@ -137,6 +148,9 @@ class GraphProjection:
     async def close(self) -> None:
         self._closed = True
         await self._stop()
+        if self._lease is not None:
+            with contextlib.suppress(Exception):
+                await self._lease.close()
         loop = asyncio.get_running_loop()
         with contextlib.suppress(Exception):
             await loop.run_in_executor(self._writer, self.backend.close)
@@ -163,6 +177,54 @@ class GraphProjection:
     # -- projecting ----------------------------------------------------------------
 
     async def _supervise(self) -> None:
+        """Project; with a lease, only while holding it, and follow otherwise."""
+        if self._lease is None:
+            await self._project()
+            return
+        while not self._closed:
+            if await self._lease.acquire():
+                log.info("graph projector: this replica holds the lease; projecting")
+                self.leader = True
+                try:
+                    await self._lead(self._lease)
+                finally:
+                    self.leader = False
+            else:
+                await self._follow(self._lease_poll)
+
+    async def _lead(self, lease: Lease) -> None:
+        """Project while the lease is held, asking about it every `lease_poll`."""
+        work = asyncio.create_task(self._project())
+        try:
+            while not work.done():
+                await asyncio.wait({work}, timeout=self._lease_poll)
+                if not work.done() and not await lease.held():
+                    log.warning("graph projector: lease lost; another replica takes over")
+                    return
+        finally:
+            work.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await work
+
+    async def _follow(self, seconds: float) -> None:
+        """Another replica projects: for `seconds`, keep this replica's view of the
+        graph's marks fresh (status, `sync` and how complete an answer is)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        while not self._closed and loop.time() < until:
+            try:
+                self._applied = await self._on_reader(self.backend.marks)
+                self._set_available(True, None)
+            except GraphUnavailable as exc:
+                self._set_available(False, str(exc))
+            self._attempted.set()
+            async with self._progress:
+                self._progress.notify_all()
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), min(FOLLOW_SECONDS, seconds))
+
+    async def _project(self) -> None:
         backoff = 0.1
         while not self._closed:
             try:
@@ -259,6 +321,7 @@ class GraphProjection:
         """Apply a run of records; a refused run is split until the refused record
         is alone, and that one is set aside (see the module docstring)."""
         batch = event_batch(records, refused)
+        batch.after = self._applied.events_seq  # fenced: see GraphMoved
         try:
             await self._apply(self.backend.apply_events, batch, retry=len(records) == 1)
         except GraphRefused as exc:
@@ -283,6 +346,7 @@ class GraphProjection:
         self, reads: Sequence[tuple[int, ReadRecord]], refused: dict[int, str]
     ) -> None:
         batch = read_batch(reads, refused)
+        batch.after = self._applied.reads_seq
         try:
             await self._apply(self.backend.apply_reads, batch, retry=len(reads) == 1)
         except GraphRefused as exc:
@@ -353,7 +417,13 @@ class GraphProjection:
         return True
 
     async def rebuild(self) -> int:
-        """Drop the graph and project everything again (`memgate graph rebuild`)."""
+        """Drop the graph and project everything again (`memgate graph rebuild`).
+        Only the replica holding the projector's lease may: another one's marks
+        would not follow (GraphUnavailable says so)."""
+        if self._lease is not None and not self.leader:
+            raise GraphUnavailable(
+                "another replica runs the graph projector (it holds the lease): rebuild there"
+            )
         async with self._rebuilding:
             await self._stop()
             try:

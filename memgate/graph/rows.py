@@ -78,6 +78,9 @@ class ReadBatch:
     """The reads rowid of the last row: the reads high-water mark after this batch."""
     set_aside: list[SetAsideRow] = field(default_factory=list)
     """Reads left out of this batch, recorded with the mark."""
+    after: int | None = None
+    """The reads mark the graph must be at for this batch to apply (None: any).
+    A graph that moved (a server restarted empty, another projector) refuses it."""
 
 
 @dataclass(slots=True)
@@ -93,6 +96,8 @@ class EventBatch:
     values: list[Row] = field(default_factory=list)
     set_aside: list[SetAsideRow] = field(default_factory=list)
     """Records left out of this batch, recorded with the mark."""
+    after: int | None = None
+    """The events mark the graph must be at for the mark to move (None: any)."""
 
     @property
     def flows(self) -> list[Row]:

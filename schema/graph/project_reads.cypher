@@ -2,6 +2,10 @@
 // mark, in one query: FalkorDB runs a query atomically, so a replayed batch
 // never duplicates READ edges. The batch's set-aside reads (JSON, ids and
 // reasons only) are kept with the mark, as in project_mark.
+// Fenced: only a graph whose reads mark is $after takes the batch (no READ edge
+// is created otherwise, and nothing is returned), as in project_mark.
+OPTIONAL MATCH (fence:Meta {id: 'projection'})
+WITH fence WHERE $after IS NULL OR coalesce(fence.reads_seq, 0) = $after
 UNWIND $rows AS r
 MERGE (c:Call {id: r.call})
   ON CREATE SET c.call_id = r.call_id, c.session_id = r.session, c.agent_id = r.agent, c.at = r.at
@@ -15,6 +19,7 @@ MERGE (s)-[:MADE]->(c)
 WITH count(*) AS linked
 MERGE (meta:Meta {id: 'projection'})
 WITH meta, linked, coalesce(meta.set_aside, []) AS kept
+WHERE $after IS NULL OR coalesce(meta.reads_seq, 0) = $after
 SET meta.reads_seq = $mark,
     meta.set_aside = kept + $aside[0..($keep - size(kept))],
     meta.set_aside_count = coalesce(meta.set_aside_count, 0) + size($aside)

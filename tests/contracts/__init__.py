@@ -19,10 +19,9 @@ pytest.register_assert_rewrite(
     "tests.contracts.pool_contract",
     "tests.contracts.log_contract",
     "tests.contracts.outbox_contract",
-    "tests.contracts.short_pool_contract",
-    "tests.contracts.lease_contract",
     "tests.contracts.tamper_contract",
     "tests.contracts.short_pool_contract",
+    "tests.contracts.lease_contract",
     "tests.contracts.vector_index_contract",
 )
 
