@@ -21,8 +21,10 @@ them on random networks):
   its own `:GuardFlow` proxy nodes (keyed by decision id, carrying the real
   node's id in `ref`) in a graph of their own, and removes them after; an
   absent relationship type is an error, not 0, so an empty network is decided
-  without asking; capacities beyond 2^53 lose precision (2^53−1 comes back as
-  2^53−2), so "infinite" is `INFINITE_CAPACITY`, far above any block cost; the
+  without asking; capacities must span less than 2^32 ("capacity range too
+  wide (max >= min * 2^32)"; beyond 2^53 they also lose precision), so
+  "infinite" is `INFINITE_CAPACITY` = 2^31, above any block cost, and
+  zero-capacity edges (which carry nothing) are left out; the
   answer names the edges that carry flow, not the cut, so the cut is the set
   of nodes reachable from the source in the residual network, computed here
   from the flows (the same set for every maximum flow, so both engines agree).
@@ -30,10 +32,12 @@ them on random networks):
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 import uuid
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,9 +47,11 @@ from networkx.algorithms.flow import edmonds_karp
 if TYPE_CHECKING:
     from memgate.graph.server import FalkorConnection
 
+log = logging.getLogger(__name__)
 INFINITE = float("inf")
-INFINITE_CAPACITY = 1 << 40
-"""Stands for infinity in FalkorDB (exact in a double; any block cost is far below)."""
+INFINITE_CAPACITY = 1 << 31
+"""Stands for infinity in FalkorDB: above any block cost, and below 2^32 times the
+smallest capacity (1), the widest range `algo.maxFlow` takes."""
 SOURCE, SINK, CALL = ("s",), ("t",), ("call",)
 Node = tuple[str, ...]
 Edge = tuple[Node, Node, float, str]
@@ -59,6 +65,8 @@ class Cut:
     cut_args: tuple[str, ...]
     """Arguments whose edge the minimum cut takes (to redact)."""
     blocked: bool
+    engine: str = "networkx"
+    """Which engine cut it (`falkordb`, or `networkx`: no graph, or it failed)."""
 
 
 def network(
@@ -120,13 +128,23 @@ class NetworkxEngine:
         names, block, edges = network(arguments, tainted, destinations)
         if not any(a == SOURCE for a, _, _, _ in edges):
             return Cut(0.0, block, (), False)
+        value, reachable = self.solve(edges)
+        return _cut(names, block, value, reachable)
+
+    def solve(self, edges: list[Edge]) -> tuple[float, set[Node]]:
+        """(max flow, source side of the minimum cut: the nodes reachable from
+        SOURCE in the residual network) from SOURCE to SINK."""
         graph: nx.DiGraph[Node] = nx.DiGraph()
+        graph.add_nodes_from((SOURCE, SINK))
         for a, b, capacity, _ in edges:
             graph.add_edge(a, b, capacity=capacity)
         # Edmonds-Karp: on these small networks (a handful of arguments and reads)
         # about twice as fast as networkx's default preflow-push.
-        value, (reachable, _) = nx.minimum_cut(graph, SOURCE, SINK, flow_func=edmonds_karp)
-        return _cut(names, block, value, set(reachable))
+        value, flows = nx.maximum_flow(graph, SOURCE, SINK, flow_func=edmonds_karp)
+        rows = [[_key(a), _key(b), role, cap] for a, b, cap, role in edges]
+        flow = {(_key(a), _key(b)): float(f) for a, out in flows.items() for b, f in out.items()}
+        by_key = {_key(n): n for n in graph}
+        return float(value), {by_key[k] for k in _residual_reachable(rows, flow)}
 
 
 def decide_flow(
@@ -163,14 +181,19 @@ class FalkorEngine:
     """FalkorDB's `algo.maxFlow` on a per-decision proxy subgraph (see the module
     docstring for the engine's quirks). `connect` gives the connection to a graph
     of the guard's own (never the provenance projection: its rebuild drops the
-    graph, and its edges are no business of the flow)."""
+    graph, and its edges are no business of the flow).
+
+    With `fallback` (the default), a decision FalkorDB cannot make (down, not
+    started yet) is made by networkx instead, the same computation, and says so
+    in `Cut.engine`; without it the error propagates."""
 
     name = "falkordb"
 
-    def __init__(self, connect: Callable[[], FalkorConnection]) -> None:
+    def __init__(self, connect: Callable[[], FalkorConnection], *, fallback: bool = True) -> None:
         self._connect = connect
         self._connection: FalkorConnection | None = None
         self._lock = threading.Lock()
+        self._fallback = NetworkxEngine() if fallback else None
 
     def _conn(self) -> FalkorConnection:
         if self._connection is None:
@@ -191,11 +214,30 @@ class FalkorEngine:
     ) -> Cut:
         names, block, edges = network(arguments, tainted, destinations)
         if not any(a == SOURCE for a, _, _, _ in edges):
-            return Cut(0.0, block, (), False)
-        nodes = sorted({n for a, b, _, _ in edges for n in (a, b)})
+            return Cut(0.0, block, (), False, self.name)
+        try:
+            return self._decide(names, block, edges)
+        except Exception as exc:
+            if self._fallback is None:
+                raise
+            log.warning("guard: FalkorDB max flow failed (%s); networkx decides", exc)
+            with self._lock:
+                self._drop_connection()
+            return self._fallback.decide(arguments, tainted, destinations)
+
+    def _decide(self, names: list[str], block: int, edges: list[Edge]) -> Cut:
+        value, reachable = self.solve(edges)
+        cut = _cut(names, block, value, reachable)
+        return Cut(cut.value, cut.block_cost, cut.cut_args, cut.blocked, self.name)
+
+    def solve(self, edges: list[Edge]) -> tuple[float, set[Node]]:
+        """(max flow, source side of the minimum cut) of a network from SOURCE to
+        SINK, computed by `algo.maxFlow` (no fallback: errors propagate)."""
+        nodes = sorted({n for a, b, _, _ in edges for n in (a, b)} | {SOURCE, SINK})
         rows = [
-            [_key(a), _key(b), role, INFINITE_CAPACITY if cap == INFINITE else int(cap)]
+            [_key(a), _key(b), role, INFINITE_CAPACITY if cap == INFINITE else _number(cap)]
             for a, b, cap, role in edges
+            if cap > 0
         ]
         d = uuid.uuid4().hex
         with self._lock:
@@ -203,7 +245,7 @@ class FalkorEngine:
             try:
                 conn.query(_BUILD, {"d": d, "nodes": [[_key(n), n[-1]] for n in nodes]})
                 conn.query(_LINK, {"d": d, "edges": rows})
-                answer = conn.query(_MAXFLOW, {"d": d}, read_only=True)
+                answer = conn.query(_MAXFLOW, {"d": d})
             finally:
                 conn.query(_DROP, {"d": d})
         value, pairs, flows = answer[0]
@@ -211,16 +253,58 @@ class FalkorEngine:
         reachable = _residual_reachable(rows, flow)
         by_key = {_key(n): n for n in nodes}
         total = INFINITE if float(value) >= INFINITE_CAPACITY else float(value)
-        return _cut(names, block, total, {by_key[k] for k in reachable if k in by_key})
+        return total, {by_key[k] for k in reachable if k in by_key}
+
+    def _drop_connection(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._connection.close(shutdown=False)
+            self._connection = None
 
     def close(self) -> None:
-        if self._connection is not None:
-            self._connection.close(shutdown=False)
-            self._connection = None
+        with self._lock:
+            self._drop_connection()
+
+
+def graph_connection(graph: object) -> FalkorConnection | None:
+    """The FalkorDB connection behind a gateway's provenance graph, if it has one
+    (None: no graph, or the in-memory twin)."""
+    from memgate.graph.server import FalkorConnection
+
+    connection = getattr(getattr(graph, "backend", None), "connection", None)
+    return connection if isinstance(connection, FalkorConnection) else None
+
+
+def flow_engine(choice: str, connection: FalkorConnection | None) -> FlowEngine:
+    """The engine the policy's `[flow] engine` names: `networkx`; `falkordb` or
+    `auto` on the FalkorDB server `connection` reaches (the provenance graph's),
+    in a graph of the guard's own beside it (`<name>_guard`); `auto` without a
+    graph is networkx. Raises ValueError for `falkordb` without a graph."""
+    if choice == "networkx" or (choice == "auto" and connection is None):
+        return NetworkxEngine()
+    if connection is None:
+        raise ValueError("[flow] engine = 'falkordb' needs a graph (the service runs without)")
+    graph = connection
+
+    def connect() -> FalkorConnection:
+        from memgate.graph.server import FalkorConnection
+
+        url = graph.url
+        if url is None:
+            if not graph.socket_path:
+                graph.connect()  # the embedded server: started by whoever comes first
+            url = f"unix://{graph.socket_path}"
+        return FalkorConnection(graph_name=f"{graph.graph_name}_guard", url=url)
+
+    return FalkorEngine(connect)
+
+
+def _number(capacity: float) -> int | float:
+    return int(capacity) if float(capacity).is_integer() else float(capacity)
 
 
 def _residual_reachable(
-    rows: list[list[object]], flow: Mapping[tuple[str, str], float]
+    rows: Sequence[Sequence[object]], flow: Mapping[tuple[str, str], float]
 ) -> set[str]:
     """Nodes reachable from the source in the residual network of a max flow."""
     residual: dict[str, list[str]] = defaultdict(list)

@@ -93,6 +93,8 @@ class FlowReport(BaseModel):
     block_cost: int
     tainted_args: tuple[str, ...]
     cut_args: tuple[str, ...]
+    engine: str = "networkx"
+    """Where the min cut ran: `falkordb` (algo.maxFlow) or `networkx`."""
 
 
 class GuardDecision(BaseModel):

@@ -359,6 +359,7 @@ class Guard:
             block_cost=cut.block_cost,
             tainted_args=tuple(sorted(tainted)),
             cut_args=cut.cut_args,
+            engine=cut.engine,
         )
         reads = sorted({f"{s.tool or '?'} in session {s.session_id or '?'}" for s in sightings})
         if cut.blocked:
