@@ -152,10 +152,15 @@ class GatewayMachine(RuleBasedStateMachine):
         self.loop = asyncio.new_event_loop()
         self.clock = FakeClock()
         self.tmp: Path | None = None
+        self.store_url = self.fresh_store()
         try:
             if self.BACKEND == "sqlite":
                 self.tmp = Path(tempfile.mkdtemp(prefix="memgate-sm-"))
-                self.gateway = self.run(open_gateway(self.tmp, policy=policy(), clock=self.clock))
+                self.gateway = self.run(
+                    open_gateway(
+                        self.tmp, policy=policy(), clock=self.clock, store_url=self.store_url
+                    )
+                )
             else:
                 self.gateway = memory_gateway(policy=policy(), clock=self.clock)
         except BaseException:
@@ -168,6 +173,11 @@ class GatewayMachine(RuleBasedStateMachine):
         # The model of automatic promotion: sessions seen per content fingerprint.
         self.fp_sessions: dict[str, set[str]] = {}
         self.promoted_fps: set[str] = set()
+
+    def fresh_store(self) -> str | None:
+        """The store URL of a persistent backend's new machine (None: SQLite under
+        its temp dir); tests/test_state_machine_postgres.py hands out databases."""
+        return None
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(coro)
@@ -482,7 +492,9 @@ class GatewayMachine(RuleBasedStateMachine):
         """Close and open the same data directory: the store is the truth."""
         assert self.tmp is not None
         self.run(self.gateway.close())
-        self.gateway = self.run(open_gateway(self.tmp, policy=policy(), clock=self.clock))
+        self.gateway = self.run(
+            open_gateway(self.tmp, policy=policy(), clock=self.clock, store_url=self.store_url)
+        )
         self.default_inspector = self.gateway.inspector
         # Promotion bookkeeping is per process: rebuilt from the transient items.
         self.promoted_fps = set()

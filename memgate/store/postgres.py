@@ -37,6 +37,7 @@ import contextlib
 import hmac
 import json
 import re
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -303,6 +304,8 @@ class PostgresStore:
         self._idle = asyncio.Event()
         self._idle.set()
         self._closed = False
+        self._scan: psycopg.Connection[Any] | None = None
+        self._scan_lock = threading.Lock()
 
     @property
     def url(self) -> str:
@@ -538,16 +541,24 @@ class PostgresStore:
         the database, holds no pool connection, and never blocks the event loop."""
 
         def job() -> T:
-            try:
-                with psycopg.connect(self._url, connect_timeout=10) as conn:
-                    conn.isolation_level = IsolationLevel.REPEATABLE_READ
-                    conn.read_only = True
-                    with conn.transaction():
-                        return work(conn)
-            except psycopg.Error as exc:
-                raise StorageError(
-                    f"PostgreSQL at {where(self._url)}: {exc.__class__.__name__}"
-                ) from None
+            # One scan at a time per store, on one kept connection (a new backend
+            # per verify cost more than most verifies); dropped when it fails.
+            with self._scan_lock:
+                try:
+                    if self._scan is None or self._scan.closed:
+                        conn = psycopg.connect(self._url, connect_timeout=10)
+                        conn.isolation_level = IsolationLevel.REPEATABLE_READ
+                        conn.read_only = True
+                        self._scan = conn
+                    with self._scan.transaction():
+                        return work(self._scan)
+                except psycopg.Error as exc:
+                    if self._scan is not None:
+                        self._scan.close()
+                        self._scan = None
+                    raise StorageError(
+                        f"PostgreSQL at {where(self._url)}: {exc.__class__.__name__}"
+                    ) from None
 
         return await asyncio.to_thread(job)
 
@@ -797,6 +808,13 @@ class PostgresStore:
         await self.flush()
         self._closed = True
         await self._pool.close()
+        await asyncio.to_thread(self._close_scan)
+
+    def _close_scan(self) -> None:
+        with self._scan_lock:  # waits out a scan still running in its thread
+            if self._scan is not None:
+                self._scan.close()
+                self._scan = None
 
 
 class _Rows:
