@@ -39,6 +39,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -47,6 +48,7 @@ import psycopg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from psycopg import IsolationLevel
 from psycopg.conninfo import conninfo_to_dict
+from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
@@ -140,6 +142,9 @@ _HEADS = (
 )
 """Read after the chain lock is held, in its own statement: the snapshot is taken
 when this statement starts, so it sees every commit made under the lock before."""
+_BEGIN_LOCKED = f"BEGIN; SELECT pg_advisory_xact_lock({CHAIN_LOCK:d}); {_HEADS}"
+"""One message (the simple protocol: no parameters); READ COMMITTED gives each
+statement its own snapshot."""
 _READ_COLUMNS = "SELECT seq, memory_id, at, session_id, call_id, agent_id FROM reads"
 _READS_OF_SESSION = _READ_COLUMNS + " WHERE session_id = %s AND at >= %s"
 _READS_OF_CALL = _READ_COLUMNS + " WHERE call_id = %s AND at >= %s"
@@ -210,17 +215,51 @@ def _text_ok(value: Any) -> None:
         value.decode("utf-8")
 
 
-def _item_row(fields: tuple[Any, ...], seq: int, mac: str, seal: RowSeal, item: MemoryItem) -> Any:
-    """An items row for the database: sealed over the text values, the free-text
-    columns as UTF-8 bytes, plus the derived search columns."""
-    row = list(sealed(seal, "items", fields, seq, mac))
+LongRow = tuple[tuple[Any, ...], list[Any], list[str], str]
+"""An items row before its event is known: the fields the row MAC covers, the
+same as stored (free text as bytes), the search words, the metadata JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Projected:
+    """What one event writes beside its log row, worked out before the chain lock
+    is taken (only the MACs need the event's place in the chain)."""
+
+    event: Event
+    long: LongRow | None
+    short: tuple[Any, ...] | None
+    short_gone: str | None
+
+
+def _long(item: MemoryItem) -> LongRow:
+    fields = item_fields(item)
+    stored = list(fields)
     for i in _BYTE_COLUMNS:
-        if row[i] is not None:
-            row[i] = row[i].encode("utf-8")
-    for i, value in enumerate(row):
+        if stored[i] is not None:
+            stored[i] = stored[i].encode("utf-8")
+    for i, value in enumerate(stored):
         if i not in _BYTE_COLUMNS:
             _text_ok(value)
-    return (*row, _lexemes(item.content), json.dumps(_no_nul(item.metadata), ensure_ascii=False))
+    meta = json.dumps(_no_nul(item.metadata), ensure_ascii=False)
+    return fields, stored, _lexemes(item.content), meta
+
+
+def _project(event: Event) -> _Projected:
+    """Raises (ValueError, UnicodeError, ...) for an event that cannot be stored."""
+    change = projected(event)
+    short = None
+    if change.short is not None:
+        short = short_fields(change.short)
+        for value in short:
+            _text_ok(value)
+    long = _long(change.long) if change.long is not None else None
+    return _Projected(event, long, short, change.short_gone)
+
+
+def _long_row(long: LongRow, seq: int, mac: str, seal: RowSeal) -> tuple[Any, ...]:
+    """The items row of `long`, sealed to event (`seq`, `mac`)."""
+    fields, stored, lexemes, meta = long
+    return (*stored, seq, mac, seal.row("items", fields, seq, mac), lexemes, meta)
 
 
 def _from_db(row: Sequence[Any]) -> list[Any]:
@@ -234,17 +273,20 @@ def _from_db(row: Sequence[Any]) -> list[Any]:
 
 def _lexemes(content: str) -> list[str]:
     """The distinct words of `content`, as the other backends match them."""
-    seen: dict[str, None] = {}
+    found = dict.fromkeys(words(content))
+    if len(content) * 4 <= WORDS_TOTAL and max(map(len, found), default=0) * 4 <= WORD_BYTES:
+        return list(found)  # the usual case: no word or total near the limits
+    kept: list[str] = []
     total = 0
-    for word in words(content):
+    for word in found:
         size = len(word.encode("utf-8"))
-        if size > WORD_BYTES or word in seen:
+        if size > WORD_BYTES:
             continue
         total += size + 8
         if total > WORDS_TOTAL:
             break
-        seen[word] = None
-    return list(seen)
+        kept.append(word)
+    return kept
 
 
 def _tsquery(text: str) -> str | None:
@@ -298,7 +340,7 @@ class PostgresStore:
         """(seq, public hash) as far as a signed checkpoint has hashed the log."""
         self.refusals = Refusals()
         """Rows not served because their MAC failed, since open."""
-        self._queue: list[tuple[Sequence[Event], asyncio.Future[Records]]] = []
+        self._queue: list[tuple[Sequence[_Projected], asyncio.Future[Records]]] = []
         self._reads: Reads = []
         self._committer: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
@@ -364,8 +406,14 @@ class PostgresStore:
             raise StorageError("store is closed")
         if not events:
             return []
+        try:
+            # NOTE: rows are built here, by the writer, before the commit: only the
+            # MACs are computed while the chain lock is held.
+            prepared = [_project(event) for event in events]
+        except Exception as exc:  # this write fails alone, before it is queued
+            raise StorageError(f"write could not be sealed: {exc.__class__.__name__}") from None
         future: asyncio.Future[Records] = asyncio.get_running_loop().create_future()
-        self._queue.append((events, future))
+        self._queue.append((prepared, future))
         self._kick()
         return await future
 
@@ -402,41 +450,19 @@ class PostgresStore:
 
     async def _commit(
         self,
-        batch: list[tuple[Sequence[Event], asyncio.Future[Records]]],
+        batch: list[tuple[Sequence[_Projected], asyncio.Future[Records]]],
         reads: Reads,
     ) -> None:
         results: list[tuple[asyncio.Future[Records], Records]] = []
         try:
-            async with self._pool.connection() as conn, conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CHAIN_LOCK,))
-                cur = await conn.execute(_HEADS)
-                heads = await cur.fetchone()
-                assert heads is not None  # noqa: S101 - a SELECT of scalars has one row
-                last_seq, last_mac, reads_seq, reads_mac, reads_top = heads
-                chain = Chain(self._key, int(last_seq or 0), str(last_mac or GENESIS))
-                rows = _Rows()
-                for events, future in batch:
-                    records = self._seal_write(chain, rows, events, future)
-                    if records is not None:
-                        results.append((future, records))
-                read_rows, head = self._chain_reads(
-                    reads, int(reads_seq or 0), str(reads_mac or GENESIS), int(reads_top or 0)
-                )
-                async with conn.cursor() as cur:
-                    if rows.events:
-                        await cur.executemany(_INSERT_EVENT, rows.events)
-                    if rows.items:
-                        await cur.executemany(_UPSERT_ITEM, rows.items)
-                    if rows.short:
-                        await cur.executemany(_UPSERT_SHORT, rows.short)
-                    if rows.short_gone:
-                        await cur.executemany(_DELETE_SHORT, rows.short_gone)
-                    if read_rows:
-                        await cur.executemany(_INSERT_READ, read_rows)
-                        seq, mac = head
-                        await cur.execute(
-                            _SET_READS_HEAD, (seq, mac, self._seal.reads_head(seq, mac))
-                        )
+            async with self._pool.connection() as conn:
+                try:
+                    await self._write_locked(conn, batch, reads, results)
+                except BaseException:
+                    if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
+                        with contextlib.suppress(psycopg.Error):
+                            await conn.execute("ROLLBACK")
+                    raise
         except BaseException as exc:
             error = StorageError(f"commit failed: {exc.__class__.__name__}")
             for _, future in batch:
@@ -449,11 +475,53 @@ class PostgresStore:
             if not future.done():
                 future.set_result(records)
 
+    async def _write_locked(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        batch: list[tuple[Sequence[_Projected], asyncio.Future[Records]]],
+        reads: Reads,
+        results: list[tuple[asyncio.Future[Records], Records]],
+    ) -> None:
+        """One group commit in two round trips (and the WAL flush): BEGIN, the
+        chain lock and the heads in one message (each statement of it takes its
+        own snapshot, so the heads are read after the lock is held); then every
+        row and the COMMIT in one pipeline."""
+        cur = conn.cursor()
+        await cur.execute(_BEGIN_LOCKED)
+        while cur.nextset():
+            pass  # the heads are the last statement's result
+        heads = await cur.fetchone()
+        assert heads is not None  # noqa: S101 - a SELECT of scalars has one row
+        last_seq, last_mac, reads_seq, reads_mac, reads_top = heads
+        chain = Chain(self._key, int(last_seq or 0), str(last_mac or GENESIS))
+        rows = _Rows()
+        for events, future in batch:
+            records = self._seal_write(chain, rows, events, future)
+            if records is not None:
+                results.append((future, records))
+        read_rows, head = self._chain_reads(
+            reads, int(reads_seq or 0), str(reads_mac or GENESIS), int(reads_top or 0)
+        )
+        async with conn.pipeline():
+            if rows.events:
+                await cur.executemany(_INSERT_EVENT, rows.events)
+            if rows.items:
+                await cur.executemany(_UPSERT_ITEM, rows.items)
+            if rows.short:
+                await cur.executemany(_UPSERT_SHORT, rows.short)
+            if rows.short_gone:
+                await cur.executemany(_DELETE_SHORT, rows.short_gone)
+            if read_rows:
+                await cur.executemany(_INSERT_READ, read_rows)
+                seq, mac = head
+                await cur.execute(_SET_READS_HEAD, (seq, mac, self._seal.reads_head(seq, mac)))
+            await cur.execute("COMMIT")
+
     def _seal_write(
         self,
         chain: Chain,
         rows: _Rows,
-        events: Sequence[Event],
+        events: Sequence[_Projected],
         future: asyncio.Future[Records],
     ) -> Records | None:
         """Seal one write's events into `chain` and `rows`. A write whose events
@@ -463,27 +531,21 @@ class PostgresStore:
         mark = (chain.last_seq, chain.head, *rows.marks())
         records: Records = []
         try:
-            for event in events:
-                record, entry, columns = chain.seal(event)
-                row = (record.seq, *columns, entry, record.prev_mac, record.mac)
-                for value in row:
+            for p in events:
+                record, entry, columns = chain.seal(p.event)
+                for value in columns:
                     _text_ok(value)
+                entry.decode("utf-8")
                 records.append(record)
-                rows.events.append(row)
-                change = projected(event)
-                if change.long is not None:
-                    fields = item_fields(change.long)
-                    rows.items.append(
-                        _item_row(fields, record.seq, record.mac, self._seal, change.long)
+                rows.events.append((record.seq, *columns, entry, record.prev_mac, record.mac))
+                if p.long is not None:
+                    rows.items.append(_long_row(p.long, record.seq, record.mac, self._seal))
+                if p.short is not None:
+                    rows.short.append(
+                        sealed(self._seal, "short_items", p.short, record.seq, record.mac)
                     )
-                if change.short is not None:
-                    fields = short_fields(change.short)
-                    short = sealed(self._seal, "short_items", fields, record.seq, record.mac)
-                    for value in short:
-                        _text_ok(value)
-                    rows.short.append(short)
-                if change.short_gone is not None:
-                    rows.short_gone.append((change.short_gone,))
+                if p.short_gone is not None:
+                    rows.short_gone.append((p.short_gone,))
         except Exception as exc:  # any failure fails this write only
             chain.reset(mark[0], mark[1])
             rows.cut(mark[2:])
@@ -608,7 +670,7 @@ class PostgresStore:
         its rows come from `append`). Sealed to no event, so `verify` names every
         such row as an orphan."""
         try:
-            row = _item_row(item_fields(item), 0, "", self._seal, item)
+            row = _long_row(_long(item), 0, "", self._seal)
         except ValueError as exc:
             raise StorageError(f"item could not be stored: {exc.__class__.__name__}") from None
         await self._execute(_UPSERT_ITEM, row)
