@@ -35,6 +35,7 @@ app.command(rich_help_panel=RUN)(demo.demo)
 app.command(rich_help_panel=RUN)(serve.mcp)
 app.add_typer(guard.hook_app, name="hook", rich_help_panel=RUN)
 app.command("mcp-proxy", rich_help_panel=RUN)(guard.mcp_proxy)
+app.add_typer(guard.guard_app, name="guard", rich_help_panel=RUN)
 for _command in (memories.write, memories.get, memories.search, memories.history, memories.delete):
     app.command(rich_help_panel=MEMORIES)(_command)
 app.add_typer(review.app, name="review", rich_help_panel=MEMORIES)
