@@ -16,7 +16,6 @@ import concurrent.futures
 import contextlib
 import fcntl
 import json
-import multiprocessing
 import os
 import re
 import sqlite3
@@ -46,6 +45,7 @@ from memgate.store.sqlite_integrity import (
     ServedCheck,
     backfill,
     check_served,
+    check_served_since,
     event_rows,
     extend_hash,
     item_fields,
@@ -545,9 +545,13 @@ class SqliteStore:
             return Checkpoint(seq=0, head_mac=GENESIS, count=0, at=utcnow())
         return Checkpoint(seq=row[0], head_mac=row[1], count=row[2], at=utcnow())
 
-    async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
+    async def verify(
+        self, checkpoint: Checkpoint | None = None, *, since: Checkpoint | None = None
+    ) -> VerifyResult:
         """The chain, then everything served (projection rows and reads) against
-        it, in a worker thread on read-only connections: nothing is written."""
+        it, in a worker thread on read-only connections: nothing is written.
+        `since`: incremental from a checkpoint an earlier verify vouched for, in
+        time proportional to what changed after it (see `verify_file`)."""
         await self.flush()
         return await asyncio.to_thread(
             verify_file,
@@ -556,6 +560,7 @@ class SqliteStore:
             checkpoint,
             public=self._signer.public,
             writer_here=True,
+            since=since,
         )
 
     async def export_checkpoint(self) -> Checkpoint:
@@ -939,7 +944,7 @@ def _record(row: Any) -> LogRecord:
 
 
 PARALLEL_VERIFY_MIN = 300_000
-"""Below this many events one process verifies faster than starting workers."""
+"""Below this many events one thread verifies as fast as several."""
 
 
 def _in_range(checkpoint: Checkpoint | None, lo: int, hi: int) -> Checkpoint | None:
@@ -997,11 +1002,22 @@ def verify_file(
     *,
     public: Ed25519PublicKey | None = None,
     writer_here: bool = False,
+    since: Checkpoint | None = None,
 ) -> VerifyResult:
     """Verify a store file strictly read-only (no store opened, nothing written,
     not even WAL files when no writer is running): the event chain (in parallel
-    processes past PARALLEL_VERIFY_MIN events), then every projection row and
-    read against it. A signed checkpoint's signature is checked with `public`."""
+    ranges past PARALLEL_VERIFY_MIN events), then every projection row and
+    read against it. A signed checkpoint's signature is checked with `public`.
+
+    `since`: incremental, O(what changed after it): a checkpoint an earlier
+    verify vouched for (one exported after it, or its own head). The log must
+    still hold it (the event at its seq carries its MAC; a signed one must hold
+    for `public`); then only the events after it are verified, chained to its
+    MAC, and the projection rows of the memories they touch (see
+    `check_served_since`). Rows untouched since and the reads are left to the
+    verify that vouched for `since`: the result's `scope` says so."""
+    if since is not None:
+        return _verify_since(path, key, since, checkpoint, public, writer_here)
     try:
         chain = _verify_chain(path, key, checkpoint, writer_here)
         with read_only(path, writer_here=writer_here) as db:
@@ -1035,6 +1051,84 @@ def verify_file(
     return served_verdict(chain, served, signed)
 
 
+def _verify_since(
+    path: Path,
+    key: bytes,
+    since: Checkpoint,
+    checkpoint: Checkpoint | None,
+    public: Ed25519PublicKey | None,
+    writer_here: bool,
+) -> VerifyResult:
+    """`verify_file(since=...)`."""
+    scope = (
+        f"incremental: events after {since.seq} and the projection rows they touch"
+        " (older rows and the reads: the verify that vouched for the checkpoint)"
+    )
+
+    def bad(seq: int, reason: str, signed: bool | None = None) -> VerifyResult:
+        return VerifyResult(
+            ok=False,
+            checked=0,
+            last_seq=since.seq,
+            first_bad_seq=seq,
+            reason=reason,
+            signature_ok=signed,
+            scope=scope,
+        )
+
+    signed = None
+    if since.signature and public is not None:
+        signed = signature_ok(since, public)
+        if not signed:
+            return bad(
+                since.seq,
+                "the checkpoint's signature does not hold for this store's public key",
+                False,
+            )
+    try:
+        with read_only(path, writer_here=writer_here) as db:
+            db.execute("BEGIN")
+            if schema_version(db) < ROW_MAC_SCHEMA:
+                raise StorageError(
+                    "incremental verify needs row MACs: open the store once to migrate"
+                )
+            start_prev = GENESIS
+            if since.seq:
+                row = db.execute("SELECT mac FROM events WHERE seq = ?", (since.seq,)).fetchone()
+                if row is None:
+                    return bad(
+                        since.seq,
+                        f"log is shorter than the checkpoint at {since.seq} (truncated)",
+                        signed,
+                    )
+                if row[0] != since.head_mac:
+                    return bad(since.seq, "log diverges from the checkpoint (rewritten)", signed)
+                start_prev = str(row[0])
+            later = checkpoint if checkpoint is not None and checkpoint.seq > since.seq else None
+            chain = verify_rows(
+                key,
+                event_rows(db, since.seq + 1),
+                later,
+                start_seq=since.seq + 1,
+                start_prev=start_prev,
+            )
+            if checkpoint is not None and checkpoint.seq <= since.seq and checkpoint.seq:
+                row = db.execute(
+                    "SELECT mac FROM events WHERE seq = ?", (checkpoint.seq,)
+                ).fetchone()
+                if row is None or row[0] != checkpoint.head_mac:
+                    return bad(
+                        checkpoint.seq, "log diverges from the checkpoint (rewritten)", signed
+                    )
+            served = check_served_since(db, RowSeal(key), since.seq)
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"database {path} is unreadable: {exc}") from None
+    if checkpoint is not None and checkpoint.signature and public is not None:
+        signed = signature_ok(checkpoint, public) and signed is not False
+    verdict = served_verdict(chain, served, signed)
+    return verdict.model_copy(update={"scope": scope})
+
+
 def _verify_chain(
     path: Path, key: bytes, checkpoint: Checkpoint | None, writer_here: bool
 ) -> VerifyResult:
@@ -1049,12 +1143,15 @@ def _verify_chain(
             return verify_rows(key, event_rows(db), checkpoint)
     # Rows are immutable (append-only), so ranges up to `head` can be checked
     # in parallel; each range chains to the stored MAC of the row before it,
-    # which the previous range verifies.
+    # which the previous range verifies (so the borders are checked too).
+    # NOTE: threads, not processes: SQLite's reads and the HMACs release the GIL,
+    # and a spawned worker first imports memgate: on a loaded 2-core machine two
+    # workers took 14.7 s for 100k events, where one thread took 3.8 s
+    # (benchmarks/results/verify.md).
     uri = _read_only_uri(path)
     step = -(-head // workers)
     bounds = [(lo, min(lo + step - 1, head)) for lo in range(1, head + 1, step)]
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(len(bounds), mp_context=context) as pool:
+    with concurrent.futures.ThreadPoolExecutor(len(bounds), "memgate-verify") as pool:
         futures = [
             pool.submit(verify_chain_range, uri, key, lo, hi, _in_range(checkpoint, lo, hi))
             for lo, hi in bounds

@@ -59,6 +59,7 @@ __all__ = [
     "ServedCheck",
     "backfill",
     "check_served",
+    "check_served_since",
     "event_rows",
     "expected_projection",
     "extend_hash",
@@ -126,6 +127,55 @@ class _Snapshot:
 
     def reads_head(self) -> Any:
         return self._db.execute("SELECT seq, mac, tag FROM heads WHERE name = 'reads'").fetchone()
+
+
+class _Since(_Snapshot):
+    """What changed after event `after_seq`, as `served.check_served` reads it: the
+    memories later events touch and those whose row claims a later event (or no
+    event), with their whole history and their rows; no reads (the incremental
+    verify leaves them, and the rows untouched since, to the verify that vouched
+    for `after_seq`). Replaying each touched memory's whole history, the check
+    is the full one's, for those memories: O(changes), not O(log)."""
+
+    CHUNK = 500
+
+    def __init__(self, db: sqlite3.Connection, after_seq: int) -> None:
+        super().__init__(db)
+        touched = {
+            str(r[0])
+            for r in db.execute("SELECT DISTINCT memory_id FROM events WHERE seq > ?", (after_seq,))
+        }
+        for table in ("items", "short_items"):
+            sql = f"SELECT id FROM {table} WHERE coalesce(event_seq, 0) > ? OR event_seq IS NULL"  # noqa: S608 - constants
+            touched.update(str(r[0]) for r in db.execute(sql, (after_seq,)))
+        self.touched = sorted(touched)
+
+    def _chunks(self) -> Iterator[list[str]]:
+        for start in range(0, len(self.touched), self.CHUNK):
+            yield self.touched[start : start + self.CHUNK]
+
+    def events(self) -> Iterator[Any]:
+        for chunk in self._chunks():
+            marks = ", ".join("?" * len(chunk))
+            sql = f"SELECT seq, entry, mac FROM events WHERE memory_id IN ({marks}) ORDER BY seq"  # noqa: S608
+            yield from self._db.execute(sql, chunk)
+
+    def rows(self, table: str, select: str) -> Iterator[Any]:
+        for chunk in self._chunks():
+            marks = ", ".join("?" * len(chunk))
+            sql = f"SELECT {select} FROM {table} WHERE id IN ({marks})"  # noqa: S608 - constants
+            yield from self._db.execute(sql, chunk)
+
+    def reads(self) -> Iterator[Any]:
+        return iter(())
+
+    def reads_head(self) -> Any:
+        return None
+
+
+def check_served_since(db: sqlite3.Connection, seal: RowSeal, after_seq: int) -> ServedCheck:
+    """`check_served` for what changed after event `after_seq` (see `_Since`)."""
+    return _served.check_served(_Since(db, after_seq), seal)
 
 
 def expected_projection(db: sqlite3.Connection) -> Expected:
