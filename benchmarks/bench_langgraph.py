@@ -183,7 +183,9 @@ def measure(n: int, source: Source, tmp: Path) -> dict[str, Timings]:
                 await store.backend.close()
 
     async def sqlite_gateway() -> MemgateStore:
-        return MemgateStore(await open_gateway(tmp / "mg-async"), source=source, session_id="b")
+        return MemgateStore(
+            await open_gateway(tmp / "mg-async", graph=None), source=source, session_id="b"
+        )
 
     async def twins() -> MemgateStore:
         return MemgateStore(memory_gateway(), source=source, session_id="b")
@@ -195,7 +197,7 @@ def measure(n: int, source: Source, tmp: Path) -> dict[str, Timings]:
 
 
 async def gateway_only(path: Path, data: list[dict[str, Any]], source: Source) -> Timings:
-    gateway = await open_gateway(path)
+    gateway = await open_gateway(path, graph=None)
     reader = Reader(session_id="b")
     put: list[float] = []
     get: list[float] = []

@@ -174,7 +174,7 @@ def _lg_sqlite(path: Path) -> Any:
 async def one_round(args: argparse.Namespace, root: Path, r: int) -> dict[str, dict[str, float]]:
     texts = _texts(args.n, args.seed + r)
     out: dict[str, dict[str, float]] = {}
-    gw = await open_gateway(root / f"memgate-{r}")
+    gw = await open_gateway(root / f"memgate-{r}", graph=None)
     try:
         out["memgate_sqlite"] = await _memgate(gw, texts, args.reads)
     finally:

@@ -340,7 +340,7 @@ async def run_session(
 async def run_policy(
     data_dir: Path, policy: Policy, plans: list[Plan], pages: list[Page]
 ) -> dict[str, Any]:
-    gw = await open_gateway(data_dir, policy=policy)
+    gw = await open_gateway(data_dir, policy=policy, graph=None)
     try:
         crawled = await seed_store(gw, pages)
         queue_before = len(await gw.pending(limit=1000))

@@ -2,9 +2,9 @@
 only knows the ports (STYLE.md #4); this module picks SQLite or the in-memory
 twins, loads keys and policy.
 
-    gateway = await open_gateway(Path("data"))        # SQLite + keys under data/
+    gateway = await open_gateway(Path("data"))        # SQLite + keys + FalkorDB under data/
+    gateway = await open_gateway(Path("data"), graph=None)  # without the provenance graph
     gateway = memory_gateway()                        # in-memory twins
-    gateway = await open_gateway(Path("data"), graph="embedded")  # + provenance graph
     with open_sync_gateway(Path("data")) as gateway:  # blocking facade
         ...
     outbox = open_outbox(Path("data"))                # notices waiting for delivery
@@ -103,7 +103,7 @@ async def open_gateway(
     policy: Policy | None = None,
     rules_paths: list[Path] | None = None,
     clock: Clock = utcnow,
-    graph: str | None = None,
+    graph: str | None = EMBEDDED,
     graph_name: str = DEFAULT_GRAPH,
     store_url: str | None = None,
     short: str | None = None,
@@ -114,10 +114,11 @@ async def open_gateway(
     key comes from MEMGATE_LOG_KEY or `keys/log.key` (mode 0600), outside the
     database directory; the fingerprint key likewise.
 
-    `graph`: None (no provenance graph: investigations answer graph_unavailable),
-    "embedded" (falkordblite under `graph/`), or a FalkorDB URL (`redis://`,
-    `falkor://`, `unix://`). The graph is projected in the background; starting
-    never fails because the graph is down (status and investigations say so).
+    `graph`: "embedded" (the default: falkordblite under `graph/`), a FalkorDB URL
+    (`redis://`, `falkor://`, `unix://`), or None (no provenance graph:
+    investigations answer graph_unavailable; it can be rebuilt from the log later).
+    The graph is projected in the background; starting never fails because the
+    graph is down (status and investigations say so).
 
     `short`: None or "memory" (the short-term pool in this process), or a Redis
     URL (`redis://host:6379/0`): one pool shared by every replica that names the
@@ -268,5 +269,6 @@ def memory_outbox(log: EventLog) -> Outbox:
 
 
 def open_sync_gateway(data_dir: Path, **kwargs: Any) -> SyncGateway:
-    """`open_gateway` behind the blocking facade."""
+    """`open_gateway` behind the blocking facade (the same keywords, `graph=None`
+    for no provenance graph)."""
     return SyncGateway.start(lambda: open_gateway(data_dir, **kwargs))

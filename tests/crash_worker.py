@@ -97,7 +97,7 @@ async def main(data_dir: Path, mode: str) -> None:
     policy = base.model_copy(
         update={"routing": base.routing.model_copy(update={"snapshot_every": 100})}
     )
-    gw = await open_gateway(data_dir, policy=policy)
+    gw = await open_gateway(data_dir, policy=policy, graph=None)
     emit("READY")
     rng = random.Random()
     await (writes(gw, rng) if mode == "write" else rollbacks(gw, rng))

@@ -104,7 +104,7 @@ def acknowledged(out: Path) -> list[list[str]]:
 
 
 async def check_store(data_dir: Path, acks: list[list[str]]) -> tuple[int, int]:
-    gw = await open_gateway(data_dir)
+    gw = await open_gateway(data_dir, graph=None)
     try:
         result = await gw.verify()
         assert result.ok, f"verify failed after a kill: {result}"

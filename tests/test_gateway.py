@@ -58,7 +58,9 @@ def make(
     def factory(clock: Clock | None = None, policy: Policy | None = None) -> Gateway:
         kwargs = {"clock": clock} if clock else {}
         if request.param == "sqlite":
-            gw = loop.run_until_complete(open_gateway(tmp_path / "data", policy=policy, **kwargs))
+            gw = loop.run_until_complete(
+                open_gateway(tmp_path / "data", policy=policy, **kwargs, graph=None)
+            )
         else:
             gw = memory_gateway(policy=policy, **kwargs)
         opened.append(gw)
@@ -311,11 +313,11 @@ no_match = ["apple"]
 
 def test_restart_restores_short_term_and_continues_the_chain(tmp_path: Path) -> None:
     async def scenario() -> None:
-        gw = await open_gateway(tmp_path)
+        gw = await open_gateway(tmp_path, graph=None)
         t = await gw.write(w("job 7 queued", Source.TOOL, ttl_seconds=3600))
         l_ = await gw.write(w("I prefer tea."))
         await gw.close()
-        gw = await open_gateway(tmp_path)
+        gw = await open_gateway(tmp_path, graph=None)
         short = await gw.read(t.id)
         assert short is not None and short.pool is PoolName.SHORT
         assert (await gw.read(l_.id)) is not None
@@ -328,7 +330,7 @@ def test_restart_restores_short_term_and_continues_the_chain(tmp_path: Path) -> 
 
 
 def test_sync_facade(tmp_path: Path) -> None:
-    with open_sync_gateway(tmp_path) as gw:
+    with open_sync_gateway(tmp_path, graph=None) as gw:
         r = gw.write(w("I prefer aisle seats."))
         item = gw.read(r.id)
         assert item is not None and item.content == "I prefer aisle seats."

@@ -44,7 +44,7 @@ async def gateways(
 
     async def make(policy: Policy | None = None) -> Gateway:
         if request.param == "sqlite":
-            gw = await open_gateway(tmp_path / f"data{len(opened)}", policy=policy)
+            gw = await open_gateway(tmp_path / f"data{len(opened)}", policy=policy, graph=None)
         else:
             gw = memory_gateway(policy=policy)
         opened.append(gw)

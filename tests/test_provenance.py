@@ -68,7 +68,9 @@ def make(
         clock = clock or Clock()
         if request.param == "sqlite":
             gw = loop.run_until_complete(
-                open_gateway(tmp_path / f"data{len(opened)}", policy=policy, clock=clock)
+                open_gateway(
+                    tmp_path / f"data{len(opened)}", policy=policy, clock=clock, graph=None
+                )
             )
         else:
             gw = memory_gateway(policy=policy, clock=clock)
@@ -255,14 +257,14 @@ def test_a_write_the_scan_holds_is_held_whatever_the_session(make: Make) -> None
 
 def test_reads_taint_after_a_restart(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> None:
     clock = Clock()
-    gw = loop.run_until_complete(open_gateway(tmp_path / "data", clock=clock))
+    gw = loop.run_until_complete(open_gateway(tmp_path / "data", clock=clock, graph=None))
     try:
         page = write(gw, PAGE, Source.WEB, target=Target.LONG)
         assert run(gw.approve(page, reviewer="alice")).state is MemoryState.APPROVED
         assert run(gw.read(page, Reader(session_id="s9"))) is not None
     finally:
         loop.run_until_complete(gw.close())
-    gw = loop.run_until_complete(open_gateway(tmp_path / "data", clock=clock))
+    gw = loop.run_until_complete(open_gateway(tmp_path / "data", clock=clock, graph=None))
     try:
         held = run(gw.write(agent(LAUNDERED, "s9")))
         assert held.provenance is not None

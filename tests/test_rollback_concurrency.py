@@ -64,7 +64,7 @@ Opener = Callable[[Policy], Awaitable[Gateway]]
 def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
     async def open_(policy: Policy) -> Gateway:
         if request.param == "sqlite":
-            return await open_gateway(tmp_path / "d", policy=policy, clock=Clock())
+            return await open_gateway(tmp_path / "d", policy=policy, clock=Clock(), graph=None)
         return memory_gateway(policy=policy, clock=Clock())
 
     return open_

@@ -161,7 +161,7 @@ def _first_item(history_items: list[MemoryItem | None]) -> MemoryItem:
 
 
 async def _exercise(data_dir: Path, cases: list[Case]) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    gateway = await open_gateway(data_dir)
+    gateway = await open_gateway(data_dir, graph=None)
     try:
         for n, case in enumerate(cases):
             for target in (Target.LONG, Target.SHORT):
@@ -283,7 +283,7 @@ def test_secrets_in_metadata_are_redacted_and_in_keys_refused(tmp_path: Path) ->
     secret = expand("ghp_{{gen:alnum:36}}", "metadata-secret")
 
     async def main() -> None:
-        gateway = await open_gateway(tmp_path)
+        gateway = await open_gateway(tmp_path, graph=None)
         try:
             with pytest.raises(WriteRefused, match="key contains sensitive data"):
                 await gateway.write(

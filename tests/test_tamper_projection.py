@@ -59,7 +59,7 @@ class Data:
 
 
 async def _populate(root: Path) -> tuple[str, str, str]:
-    gateway = await open_gateway(root)
+    gateway = await open_gateway(root, graph=None)
     try:
         approved = await gateway.write(
             MemoryWrite(content=PREF, namespace=("acme", "u1"), source=Source.USER)
@@ -254,7 +254,7 @@ def test_old_row_put_back_is_named_stale(data: Data) -> None:
     conn.close()
 
     async def delete() -> None:
-        gateway = await open_gateway(data.root)
+        gateway = await open_gateway(data.root, graph=None)
         try:
             await gateway.delete(data.approved, actor="admin", reason="stale")
         finally:
@@ -343,7 +343,7 @@ def test_reads_after_a_forged_read_still_commit(data: Data) -> None:
     )
 
     async def more() -> None:
-        gateway = await open_gateway(data.root)
+        gateway = await open_gateway(data.root, graph=None)
         try:
             assert await gateway.read(data.approved, Reader(session_id="s10")) is not None
         finally:
@@ -375,7 +375,7 @@ def test_empty_database_next_to_a_key_refuses_to_start(data: Data) -> None:
     assert data.db.stat().st_size == 0  # nothing was started on it
 
     with pytest.raises(StorageError, match="refusing to start"):
-        asyncio.run(open_gateway(data.root))
+        asyncio.run(open_gateway(data.root, graph=None))
 
     done = invoke(data.root, "init", "--json")
     assert done.exit_code == 0, done.output
@@ -441,7 +441,7 @@ def test_verify_writes_nothing(tmp_path: Path) -> None:
     root = tmp_path / "data"
 
     async def populate() -> None:
-        gateway = await open_gateway(root)
+        gateway = await open_gateway(root, graph=None)
         try:
             await gateway.write(
                 MemoryWrite(
@@ -484,7 +484,7 @@ def test_signed_checkpoint_verifies_with_the_public_key_only(data: Data, tmp_pat
     public = data.root / "keys" / "checkpoint.pub"
 
     async def more() -> None:  # the log goes on after the checkpoint
-        gateway = await open_gateway(data.root)
+        gateway = await open_gateway(data.root, graph=None)
         try:
             await gateway.write(
                 MemoryWrite(content="Later note.", namespace=("acme",), source=Source.USER)

@@ -5,7 +5,10 @@
     result = await Runner.run(agent, "hi", session=session)
 
 Each history item is one memory under `(*prefix, session_id)` with a sequence
-key, so `get_items` returns them in order. Every item passes the gateway: user
+key, so `get_items` returns them in order. The default prefix is `("sessions",)`
+inside the key's first namespace scope (a remote key scoped to `acme` stores
+under `("acme", "sessions", id)`, where it may write), `("sessions",)` in-process
+or for an unscoped key. Every item passes the gateway: user
 messages are written as source `user`, assistant output as `agent`, tool
 outputs (`function_call_output` and other `*_output` items) as `tool`. Items are
 served to their own session even while they wait for review. An item the scan
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgate.adapters._backend import (
     Backend,
+    RemoteBackend,
     canonical_json,
     parse_object,
     record_reads,
@@ -45,7 +49,9 @@ if TYPE_CHECKING:
     from agents.memory.session_settings import SessionSettings
     from agents.run_context import RunContextWrapper
 
-__all__ = ["WITHHELD", "MemgateSession"]
+__all__ = ["SESSIONS", "WITHHELD", "MemgateSession", "default_prefix"]
+
+SESSIONS = "sessions"
 
 WITHHELD = "[memgate: this {kind} was withheld: {why} (memory {id})]"
 SEQ_KEY = "{:016d}"
@@ -85,6 +91,17 @@ def withheld(item: Mapping[str, Any], receipt: WriteReceipt) -> dict[str, Any]:
     return out
 
 
+async def default_prefix(backend: Backend) -> tuple[str, ...]:
+    """Where sessions live by default: `sessions` under the remote key's first
+    namespace scope (so a key scoped to `acme` may write its history), else
+    `("sessions",)`."""
+    if isinstance(backend, RemoteBackend):
+        scopes = await backend.scopes()
+        if scopes:
+            return (*scopes[0], SESSIONS)
+    return (SESSIONS,)
+
+
 def _context_value(wrapper: RunContextWrapper[Any] | None, *names: str) -> str | None:
     if wrapper is None:
         return None
@@ -106,16 +123,17 @@ class MemgateSession:
         session_id: str,
         backend: Backend,
         *,
-        prefix: tuple[str, ...] = ("sessions",),
+        prefix: tuple[str, ...] | None = None,
         target: Target = Target.LONG,
         agent_id: str | None = None,
         session_settings: SessionSettings | None = None,
     ) -> None:
         """`target` LONG keeps history durable (non-user items wait for review but
-        are served to this session); SHORT makes it expire with the policy's TTL."""
+        are served to this session); SHORT makes it expire with the policy's TTL.
+        `prefix` None: `default_prefix` (asked of a remote server on first use)."""
         self.session_id = session_id
         self.backend = backend
-        self.namespace = (*prefix, _label(session_id))
+        self._namespace = None if prefix is None else (*prefix, _label(session_id))
         self.target = target
         self.agent_id = agent_id
         self.session_settings = session_settings
@@ -126,9 +144,17 @@ class MemgateSession:
         agent = _context_value(wrapper, "agent_id", "tenant") or self.agent_id
         return Reader(session_id=self.session_id, agent_id=agent)
 
+    async def namespace(self) -> tuple[str, ...]:
+        """The memgate namespace holding this session's items."""
+        if self._namespace is None:
+            prefix = await default_prefix(self.backend)
+            self._namespace = (*prefix, _label(self.session_id))
+        return self._namespace
+
     async def _items(self, reader: Reader) -> list[MemoryItem]:
-        items = await scan_namespace(self.backend, self.namespace, reader)
-        mine = [i for i in items if i.namespace == self.namespace and i.key is not None]
+        namespace = await self.namespace()
+        items = await scan_namespace(self.backend, namespace, reader)
+        mine = [i for i in items if i.namespace == namespace and i.key is not None]
         return sorted(mine, key=lambda i: i.key or "")
 
     async def _seq(self, reader: Reader) -> int:
@@ -161,6 +187,7 @@ class MemgateSession:
         self, items: list[TResponseInputItem], *, wrapper: RunContextWrapper[Any] | None = None
     ) -> None:
         reader = self._reader(wrapper)
+        namespace = await self.namespace()
         async with self._lock:
             for raw in items:
                 item: Mapping[str, Any] = raw
@@ -168,7 +195,7 @@ class MemgateSession:
                 call = item.get("call_id")
                 write = MemoryWrite(
                     content=canonical_json(dict(item)),
-                    namespace=self.namespace,
+                    namespace=namespace,
                     key=key,
                     source=source_of(item),
                     session_id=self.session_id,

@@ -182,12 +182,21 @@ def mcp(
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
+    graph: Annotated[
+        str,
+        typer.Option(
+            help="On a data directory, the provenance graph: embedded (default), a"
+            " FalkorDB URL, or none."
+        ),
+    ] = "embedded",
 ) -> None:
     """Serve memgate as MCP tools (add_memory, search_memories, ...).
 
-    On a local data directory, or in front of a server with --url/--key.
+    On a local data directory (with the embedded provenance graph unless
+    --graph none), or in front of a server with --url/--key.
 
     Example:
+      memgate mcp --data-dir data
       memgate mcp --url http://127.0.0.1:8765 --key $MEMGATE_KEY
     """
     if transport not in ("stdio", "http"):
@@ -216,4 +225,5 @@ def mcp(
             host=host,
             port=port,
             admin=admin,
+            graph=None if graph.strip().lower() == "none" else graph,
         )

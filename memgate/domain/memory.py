@@ -38,6 +38,13 @@ class PoolName(StrEnum):
     """Rejected writes live in the log only."""
 
 
+REPLACES_KEY = "memgate_replaces"
+"""Metadata of a write that replaces another memory (its id): when a reviewer
+approves the replacement, the original is tombstoned in the same transaction, if
+it lies in the same namespace and has the same writer. Until then the original
+stays served; if the replacement is rejected, it stays for good."""
+
+
 class MemoryState(StrEnum):
     TRANSIENT = "transient"
     PENDING_REVIEW = "pending_review"

@@ -11,6 +11,7 @@ from typing import Any
 from memgate.domain import Decision
 from memgate.domain.events import Op
 from memgate.domain.memory import (
+    REPLACES_KEY,
     MemoryItem,
     MemoryState,
     PoolName,
@@ -28,7 +29,7 @@ from memgate.gateway.context import (
     gated,
     state_event,
 )
-from memgate.gateway.ownership import wrote
+from memgate.gateway.ownership import writer_of, wrote
 
 
 async def _each(
@@ -77,10 +78,44 @@ class Review:
                 }
             )
             event = state_event(op, changed, current.state, actor=actor, reason=reason, at=now)
-            await ctx.store.append([event])
+            replaced = await self._replaced(changed) if state is MemoryState.APPROVED else None
+            events = [event]
+            if replaced is not None:
+                gone = replaced.model_copy(
+                    update={
+                        "state": MemoryState.DELETED,
+                        "updated_at": now,
+                        "version": replaced.version + 1,
+                    }
+                )
+                why = f"replaced by {changed.id}, approved by {actor}"
+                events.append(
+                    state_event(Op.DELETED, gone, replaced.state, actor=actor, reason=why, at=now)
+                )
+            # One transaction: the replacement is never served beside its original.
+            await ctx.store.append(events)
             if current.pool is PoolName.SHORT:
                 await ctx.short.remove(current.id)
+            if replaced is not None and replaced.pool is PoolName.SHORT:
+                await ctx.short.remove(replaced.id)
         return changed
+
+    async def _replaced(self, item: MemoryItem) -> MemoryItem | None:
+        """The memory an approved `item` replaces (its metadata's REPLACES_KEY), if
+        it is still live, in the same namespace and from the same writer (who may
+        delete it anyway); else None and nothing else changes."""
+        target = item.metadata.get(REPLACES_KEY)
+        if not isinstance(target, str) or target == item.id:
+            return None
+        original = await self.ctx.lookup(target)
+        if (
+            original is None
+            or original.namespace != item.namespace
+            or writer_of(original.agent_id) != writer_of(item.agent_id)
+            or original.state.final
+        ):
+            return None
+        return original
 
     async def _current(self, item: MemoryItem) -> MemoryItem | None:
         if item.pool is PoolName.SHORT:

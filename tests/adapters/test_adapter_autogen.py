@@ -97,7 +97,9 @@ def test_autogen_component_config_round_trip(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMGATE_KEY", "not-in-the-config")
-    memory = MemgateMemory(namespace=NS, data_dir=tmp_path / "data", session_id="s", limit=3)
+    memory = MemgateMemory(
+        namespace=NS, data_dir=tmp_path / "data", session_id="s", limit=3, graph=None
+    )
     model = memory.dump_component()
     assert model.provider == "memgate.adapters.autogen.MemgateMemory"
     assert "not-in-the-config" not in model.model_dump_json()

@@ -106,7 +106,7 @@ def test_graph_threads_share_approved_memories_and_keep_pending_ones_to_their_wr
 
 
 def test_sync_graph_on_sqlite_with_a_store_on_its_own_loop(tmp_path: Path) -> None:
-    store = MemgateStore.open(tmp_path / "data", source=Source.USER)
+    store = MemgateStore.open(tmp_path / "data", source=Source.USER, graph=None)
     try:
         builder = StateGraph(State)
 
@@ -130,7 +130,7 @@ def test_sync_graph_on_sqlite_with_a_store_on_its_own_loop(tmp_path: Path) -> No
     finally:
         store.close()
     # Reopened from disk: the value persisted.
-    store = MemgateStore.open(tmp_path / "data")
+    store = MemgateStore.open(tmp_path / "data", graph=None)
     try:
         item = store.get(NS, "units")
         assert item is not None and item.value == {"text": "prefers metric units", "n": 1.0}
@@ -193,6 +193,37 @@ def test_updates_keep_created_at_and_deletes_are_tombstones(gateway: Gateway) ->
         history = await gateway.history(status.id)
         assert history[-1].event.op is Op.DELETED
         assert history[-1].event.state_after is MemoryState.DELETED
+
+    asyncio.run(scenario())
+
+
+def test_status_follows_deletes_and_later_changes(held_gateway: Gateway) -> None:
+    gateway = held_gateway  # agent writes wait for review
+    store = MemgateStore(gateway, session_id="s")
+
+    async def scenario() -> None:
+        await store.aput(NS, "k", {"v": 1})
+        before = await store.astatus(NS, "k")
+        assert before is not None and before.state is MemoryState.PENDING_REVIEW
+        await store.adelete(NS, "k")
+        after = await store.astatus(NS, "k")
+        # Not the receipt of the put any more: the value is a tombstone now.
+        assert after is not None and after.id == before.id
+        assert after.state is MemoryState.DELETED
+        # A later put is reported again, then a change made elsewhere (a reviewer
+        # rejecting it) shows too: the status is the log's, not the put's.
+        await store.aput(NS, "k", {"v": 2})
+        again = await store.astatus(NS, "k")
+        assert again is not None and again.state is MemoryState.PENDING_REVIEW
+        await gateway.reject(again.id, reviewer="rita", reason="no")
+        rejected = await store.astatus(NS, "k")
+        assert rejected is not None and rejected.state is MemoryState.REJECTED
+        await store.aput(NS, "k2", {"v": 3})
+        put = await store.astatus(NS, "k2")
+        assert put is not None
+        await gateway.delete(put.id, actor="someone-else")
+        gone = await store.astatus(NS, "k2")
+        assert gone is not None and gone.state is MemoryState.DELETED
 
     asyncio.run(scenario())
 
@@ -315,7 +346,7 @@ def test_labels_with_slashes_round_trip(gateway: Gateway) -> None:
 
 
 def test_a_secret_in_a_value_is_redacted_before_it_is_stored(tmp_path: Path) -> None:
-    store = MemgateStore.open(tmp_path / "data", source=Source.USER, session_id="s")
+    store = MemgateStore.open(tmp_path / "data", source=Source.USER, session_id="s", graph=None)
     try:
         store.put(NS, "deploy", {"note": f"deploy token {TOKEN}", "env": "prod"})
         item = store.get(NS, "deploy")

@@ -104,11 +104,16 @@ def test_agent_tools_end_to_end(gateway: Gateway) -> None:
             assert replaced["replaces"] == fact["id"]
             # the agent's new text does not inherit the user's trust
             assert replaced["state"] == "pending_review"
-            assert (await gateway.get_any(fact["id"])).state is MemoryState.DELETED  # type: ignore[union-attr]
+            # ... and until a reviewer approves it, the original is still served
+            assert (await gateway.get_any(fact["id"])).state is MemoryState.APPROVED  # type: ignore[union-attr]
+            assert replaced["original"] == "kept until the replacement is approved"
 
             gone = await call(client, "delete_memory", memory_id=note["id"], reason="done")
-            assert gone["state"] == "deleted"
-            assert "no memory" in await fails(client, "delete_memory", memory_id=note["id"])
+            assert gone["state"] == "deleted" and gone["already_deleted"] is False
+            # idempotent, as annotated: the second call answers the same state
+            again = await call(client, "delete_memory", memory_id=note["id"], reason="done")
+            assert again == {"id": note["id"], "state": "deleted", "already_deleted": True}
+            assert "no memory" in await fails(client, "delete_memory", memory_id="m_NOPE")
 
             history = await call(client, "memory_history", memory_id=note["id"])
             assert [e["op"] for e in history["events"]] == ["admitted", "admitted", "deleted"]
@@ -116,9 +121,10 @@ def test_agent_tools_end_to_end(gateway: Gateway) -> None:
 
             problem = await fails(client, "add_memory", content=TOKEN, namespace=[], key=TOKEN)
             assert "namespace" in problem and TOKEN not in problem
-            assert "not a valid Source" in await fails(
+            martian = await fails(
                 client, "add_memory", content="x", namespace=["u"], source="martian"
             )
+            assert "source" in martian and "'user'" in martian
 
         reads = await gateway.reads_of(fact["id"])
         assert ("bob", True) in {(r.session_id, r.call_id is not None) for r in reads}
@@ -195,5 +201,108 @@ def test_admin_tools_review_rollback_verify_and_readers(gateway: Gateway) -> Non
 
             verdict = await call(client, "verify_log")
             assert verdict["ok"] is True
+
+    asyncio.run(scenario())
+
+
+def test_tool_schemas_enumerate_sources_and_targets_and_bound_limits(gateway: Gateway) -> None:
+    async def scenario() -> None:
+        async with Client(build_server(gateway, admin=True)) as client:
+            tools = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            sources = sorted(s.value for s in Source)
+            for name in ("add_memory", "update_memory"):
+                prop = tools[name]["properties"]["source"]
+                assert sorted(prop["enum"]) == sources, (name, prop)
+            target = tools["add_memory"]["properties"]["target"]
+            assert sorted(target["enum"]) == sorted(t.value for t in Target)
+            for name in ("search_memories", "get_memories", "list_pending"):
+                limit = tools[name]["properties"]["limit"]
+                assert limit["minimum"] == 1 and limit["maximum"] == 100, (name, limit)
+                assert tools[name]["properties"]["offset"]["minimum"] == 0
+            # the bounds hold at call time too
+            too_many = await fails(client, "search_memories", query="x", limit=100_000)
+            assert "limit" in too_many
+            assert "limit" in await fails(client, "get_memories", namespace=["u"], limit=0)
+            assert "target" in await fails(
+                client, "add_memory", content="x", namespace=["u"], target="forever"
+            )
+
+    asyncio.run(scenario())
+
+
+def test_update_keeps_the_original_until_the_replacement_is_reviewed(
+    held_gateway: Gateway,
+) -> None:
+    gateway = held_gateway  # every agent write waits for a reviewer
+
+    async def scenario() -> None:
+        async with Client(build_server(gateway, session_id="srv")) as client:
+            first = await call(
+                client,
+                "add_memory",
+                content="The user prefers tea.",
+                namespace=["u", "2"],
+                source="user",
+            )
+            second = await call(
+                client,
+                "add_memory",
+                content="The user lives in Lyon.",
+                namespace=["u", "2"],
+                source="user",
+            )
+            to_approve = await call(
+                client, "update_memory", memory_id=first["id"], content="The user prefers coffee."
+            )
+            to_reject = await call(
+                client, "update_memory", memory_id=second["id"], content="The user lives in Oslo."
+            )
+            assert to_approve["state"] == to_reject["state"] == "pending_review"
+            # Another session still gets the originals, not the pending replacements.
+            found = await call(client, "get_memories", namespace=["u", "2"], session_id="bob")
+            assert {i["id"] for i in found["items"]} == {first["id"], second["id"]}
+
+            await gateway.approve(to_approve["id"], reviewer="rita")
+            await gateway.reject(to_reject["id"], reviewer="rita", reason="not what the user said")
+            found = await call(client, "get_memories", namespace=["u", "2"], session_id="bob")
+            assert {i["content"] for i in found["items"]} == {
+                "The user prefers coffee.",
+                "The user lives in Lyon.",
+            }
+            assert "no memory" in await fails(
+                client, "get_memory", memory_id=first["id"], session_id="bob"
+            )
+        # The approval tombstoned the original in the same transaction, with the reviewer.
+        history = await gateway.history(first["id"])
+        assert history[-1].event.op is Op.DELETED and history[-1].event.actor == "rita"
+        assert history[-1].event.reason is not None and to_approve["id"] in history[-1].event.reason
+        approval = (await gateway.history(to_approve["id"]))[-1]
+        assert approval.seq == history[-1].seq - 1
+        assert (await gateway.get_any(second["id"])).state is MemoryState.APPROVED  # type: ignore[union-attr]
+
+    asyncio.run(scenario())
+
+
+def test_update_approved_at_once_replaces_at_once(gateway: Gateway) -> None:
+    async def scenario() -> None:
+        async with Client(build_server(gateway)) as client:
+            old = await call(
+                client, "add_memory", content="Standup at 9:00.", namespace=["t"], source="user"
+            )
+            new = await call(
+                client,
+                "update_memory",
+                memory_id=old["id"],
+                content="Standup at 9:30.",
+                source="user",
+            )
+            assert new["state"] == "approved" and new["original"] == "deleted"
+            assert (await gateway.get_any(old["id"])).state is MemoryState.DELETED  # type: ignore[union-attr]
+            rejected = await call(
+                client, "update_memory", memory_id=new["id"], content=HOSTILE, source="web"
+            )
+            assert rejected["state"] == "rejected"
+            assert rejected["original"] == "kept: the replacement was rejected"
+            assert (await gateway.get_any(new["id"])).state is MemoryState.APPROVED  # type: ignore[union-attr]
 
     asyncio.run(scenario())

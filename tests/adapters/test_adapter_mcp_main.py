@@ -35,9 +35,11 @@ def test_stdio_server_on_a_data_directory(tmp_path: Path) -> None:
             return memory_id
 
     memory_id = asyncio.run(scenario())
+    # On a data directory the provenance graph is on by default (embedded FalkorDB).
+    assert (data / "graph").is_dir()
 
     async def check() -> None:
-        gateway = await open_gateway(data)
+        gateway = await open_gateway(data, graph=None)
         try:
             item = await gateway.get_any(memory_id)
             assert item is not None and item.content == "Standup is at 9:30."
@@ -45,6 +47,25 @@ def test_stdio_server_on_a_data_directory(tmp_path: Path) -> None:
             await gateway.close()
 
     asyncio.run(check())
+
+
+def test_stdio_server_without_the_graph(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memgate.cli", "mcp", "--data-dir", str(data), "--graph", "none"],
+    )
+
+    async def scenario() -> None:
+        async with Client(params) as client:
+            added = await client.call_tool(
+                "add_memory", {"content": "Lunch at noon.", "namespace": ["team"], "source": "user"}
+            )
+            assert added.structured_content is not None
+            assert added.structured_content["state"] == "approved"
+
+    asyncio.run(scenario())
+    assert (data / "db").is_dir() and not (data / "graph").exists()
 
 
 def test_http_admin_server(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 import httpx
+import pytest
 import uvicorn
 from adapter_fixtures import HOSTILE
 from autogen_core.memory import MemoryContent
@@ -157,6 +158,39 @@ def test_agents_session_on_a_remote_server(tmp_path: Path) -> None:
         assert await session.get_items() == []
 
     run_remote(tmp_path, scenario)
+
+
+def test_agents_session_default_prefix_fits_a_scoped_key(tmp_path: Path) -> None:
+    """The README's agent key is scoped to `acme`: the session's default place
+    must lie inside that scope, or every history write is refused."""
+
+    async def main() -> None:
+        app = create_app(Settings(data_dir=tmp_path / "data", graph=None))
+        async with app.router.lifespan_context(app):
+            state = app.state.memgate
+            _, raw = state.keys.create("support-bot", "agent", [["acme"]], user_channel=True)
+            client = AsyncMemgateClient(
+                "http://memgate.test", key=raw, transport=httpx.ASGITransport(app=app)
+            )
+            backend = RemoteBackend(client)
+            try:
+                me = await client.my_key()
+                assert me.role == "agent" and me.namespaces == (("acme",),)
+                session = MemgateSession("chat-1", backend)
+                items: list[Any] = [{"role": "user", "content": "I prefer metric units."}]
+                await session.add_items(items)
+                assert await session.get_items() == items
+                assert await session.namespace() == ("acme", "sessions", "chat-1")
+                stored = await state.gateway.search(("acme", "sessions"))
+                assert [i.namespace for i in stored] == [("acme", "sessions", "chat-1")]
+                # An explicit prefix is used as given (and refused outside the scope).
+                elsewhere = MemgateSession("chat-2", backend, prefix=("sessions",))
+                with pytest.raises(Exception, match="namespace"):
+                    await elsewhere.add_items(items)
+            finally:
+                await backend.close()
+
+    asyncio.run(main())
 
 
 def test_autogen_memory_on_a_remote_server(tmp_path: Path) -> None:

@@ -227,7 +227,7 @@ def test_bad_ids_and_fingerprints_are_invalid_input(memory_id: object) -> None:
 
 def test_without_a_graph_every_investigation_says_graph_disabled(tmp_path: Path) -> None:
     async def scenario() -> None:
-        gw = await open_gateway(tmp_path)
+        gw = await open_gateway(tmp_path, graph=None)
         try:
             receipt = await gw.write(write("a fact", "s", "c"))
             for found in (

@@ -66,7 +66,7 @@ def test_memory_scope_follows_the_taint_with_a_graph(
 def test_memory_scope_without_a_graph_keeps_derivations_only(tmp_path: Path) -> None:
     async def scenario() -> None:
         clock = Clock()
-        gw = await open_gateway(tmp_path, clock=clock)
+        gw = await open_gateway(tmp_path, clock=clock, graph=None)
         try:
             case = await incident(gw, clock)
             (first,) = await gw.history(case.poison)

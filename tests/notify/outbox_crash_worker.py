@@ -18,7 +18,7 @@ from memgate.domain.memory import MemoryWrite
 
 
 async def main(data_dir: Path) -> None:
-    gateway = await open_gateway(data_dir)
+    gateway = await open_gateway(data_dir, graph=None)
     print("READY", flush=True)
     n = 0
     while True:

@@ -53,7 +53,7 @@ def _run_and_kill(data_dir: Path, acks: int) -> list[int]:
 
 
 async def _check(data_dir: Path, acked: list[int]) -> int:
-    gateway = await open_gateway(data_dir)
+    gateway = await open_gateway(data_dir, graph=None)
     outbox = open_outbox(data_dir)
     try:
         told: set[str] = set()

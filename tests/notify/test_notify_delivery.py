@@ -62,7 +62,7 @@ def with_gateway(
     tmp_path: Path, body: Callable[[Gateway, Outbox], Awaitable[None]], **kwargs: object
 ) -> None:
     async def go() -> None:
-        gateway = await open_gateway(tmp_path, **kwargs)  # type: ignore[arg-type]
+        gateway = await open_gateway(tmp_path, **{"graph": None, **kwargs})  # type: ignore[arg-type]
         outbox = open_outbox(tmp_path)
         try:
             await body(gateway, outbox)
@@ -369,7 +369,7 @@ def test_the_worker_outlives_an_outbox_that_is_not_there_yet(tmp_path: Path) -> 
             try:
                 await asyncio.sleep(0.3)
                 assert not worker.done()
-                gateway = await open_gateway(tmp_path)
+                gateway = await open_gateway(tmp_path, graph=None)
                 try:
                     receipt = await gateway.write(web_note("late start"))
                     (request,) = await arrived(receiver, 1, within=40)

@@ -1,12 +1,12 @@
 """API keys (admins): create (the key is shown once), list, change sources and guard
-roles, revoke."""
+roles, revoke; and any key's own description (`/v1/keys/me`)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from memgate.errors import NotFound as NotFoundError
-from memgate.service.deps import Admin, State
+from memgate.service.deps import Admin, AnyKey, State
 from memgate.service.keys import KeyInfo
 from memgate.service.problems import Problem
 from memgate.service.routes.common import CONFLICT, NOT_FOUND, PROBLEMS
@@ -41,6 +41,20 @@ async def create_key(body: KeyBody, principal: Admin, state: State) -> KeyCreate
 @router.get("", summary="List API keys", description="Every key, revoked ones too; never the keys.")
 async def list_keys(principal: Admin, state: State) -> KeyList:
     return KeyList(keys=state.keys.list())
+
+
+@router.get(
+    "/me",
+    summary="The calling key",
+    description="The key that made this request, as listed (any role): its role, namespace "
+    "scopes and the sources it may declare. Clients use it to place what they write inside "
+    "the key's scopes.",
+)
+async def my_key(principal: AnyKey, state: State) -> KeyInfo:
+    info = state.keys.get(principal.key_id)
+    if info is None:  # revoked and purged between authentication and here
+        raise NotFoundError(f"no key {principal.key_id}")
+    return info
 
 
 @router.patch(
