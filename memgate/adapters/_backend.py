@@ -58,6 +58,7 @@ class Backend(Protocol):
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: str = "text",
     ) -> list[MemoryItem]: ...
 
     async def delete(
@@ -324,6 +325,7 @@ class RemoteBackend:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: str = "text",
     ) -> list[MemoryItem]:
         return await self.client.search(
             namespace_prefix or None,
@@ -332,6 +334,7 @@ class RemoteBackend:
             limit=limit,
             offset=offset,
             reader=reader,
+            mode=mode,
         )
 
     async def delete(self, memory_id: str, *, actor: str, reason: str | None = None) -> MemoryItem:
@@ -340,10 +343,6 @@ class RemoteBackend:
 
     async def history(self, memory_id: str) -> list[LogRecord]:
         return await self.client.history(memory_id)
-
-    async def scopes(self) -> tuple[tuple[str, ...], ...]:
-        """The namespace scopes of the key (empty: every namespace)."""
-        return tuple(tuple(scope) for scope in (await self.client.my_key()).namespaces)
 
     async def close(self) -> None:
         await self.client.close()

@@ -5,6 +5,10 @@ memgate's own search wants every word of the query, which a chat message never
 satisfies; here the namespace's served items are ranked by how many of the
 message's words they share (newest first on ties). In-process only the chosen
 items are recorded as read; remotely the listing itself is the read.
+
+With `mode="vector"` or `"hybrid"` the gateway's semantic recall picks them
+instead (the approved memories nearest to the message in meaning, with the
+text matches fused in for hybrid); only those served are recorded as read.
 """
 
 from __future__ import annotations
@@ -86,7 +90,14 @@ def rank(items: list[MemoryItem], query: str, limit: int) -> list[MemoryItem]:
 
 
 async def recall(
-    backend: Backend, namespace: tuple[str, ...], query: str, limit: int, reader: Reader
+    backend: Backend,
+    namespace: tuple[str, ...],
+    query: str,
+    limit: int,
+    reader: Reader,
+    mode: str = "text",
 ) -> list[MemoryItem]:
+    if mode != "text" and query.strip():
+        return await backend.search(namespace, query, limit=limit, reader=reader, mode=mode)
     chosen = rank(await scan_namespace(backend, namespace, reader), query, limit)
     return await record_reads(backend, chosen, reader)

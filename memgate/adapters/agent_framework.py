@@ -24,6 +24,7 @@ from agent_framework import AgentSession, ContextProvider, Message, SessionConte
 from memgate.adapters._backend import Backend
 from memgate.adapters._recall import recall
 from memgate.domain.memory import MemoryWrite, Reader, Target
+from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
 from memgate.gateway import render_context
 
@@ -43,8 +44,12 @@ class MemgateContextProvider(ContextProvider):
         remember_input: bool = True,
         remember_response: bool = True,
         target: Target = Target.AUTO,
+        search_mode: SearchMode | str = SearchMode.TEXT,
     ) -> None:
+        """`search_mode`: how memories are picked for a run's input: text (most
+        words shared), vector (nearest in meaning; the recall extra) or hybrid."""
         super().__init__(source_id)
+        self.search_mode = SearchMode(search_mode)
         self.backend = backend
         self.namespace = tuple(namespace)
         self.limit = limit
@@ -70,7 +75,9 @@ class MemgateContextProvider(ContextProvider):
     ) -> None:
         query = " ".join(m.text for m in context.input_messages if m.text)
         reader = self._reader(agent, session, context)
-        items = await recall(self.backend, self.namespace, query, self.limit, reader)
+        items = await recall(
+            self.backend, self.namespace, query, self.limit, reader, self.search_mode.value
+        )
         state["served"] = [i.id for i in items]
         if not items:
             return

@@ -41,6 +41,7 @@ from pydantic import BaseModel, Field
 from memgate.adapters._backend import Backend, RemoteBackend, canonical_json, scan_namespace
 from memgate.adapters._recall import recall
 from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, Target
+from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
 from memgate.errors import IllegalTransition, NotFound
 from memgate.gateway import render_context
@@ -58,9 +59,6 @@ class MemgateMemoryConfig(BaseModel):
     name: str = "memgate"
     namespace: list[str] = Field(min_length=1)
     data_dir: str | None = None
-    graph: str = "embedded"
-    """With `data_dir`: the provenance graph ("embedded" FalkorDB, a FalkorDB URL,
-    or "none"; a string, so that "none" survives the config round trip)."""
     url: str | None = None
     key_env: str = "MEMGATE_KEY"
     session_id: str | None = None
@@ -68,6 +66,9 @@ class MemgateMemoryConfig(BaseModel):
     source: Source = Source.AGENT
     target: Target = Target.AUTO
     limit: int = Field(default=5, ge=1, le=100)
+    search_mode: SearchMode = SearchMode.TEXT
+    """How `query` and `update_context` pick memories: `text` (most words shared),
+    `vector` (nearest in meaning; the recall extra) or `hybrid` (both)."""
 
 
 class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
@@ -91,7 +92,7 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
         data_dir: Path | None = None,
         url: str | None = None,
         key_env: str = "MEMGATE_KEY",
-        graph: str | None = "embedded",
+        search_mode: SearchMode | str = SearchMode.TEXT,
     ) -> None:
         """Give a `backend` (Gateway or RemoteBackend), or `data_dir` / `url` to open
         one on first use (and close it in `close`)."""
@@ -103,7 +104,6 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             name=name,
             namespace=list(namespace),
             data_dir=str(data_dir) if data_dir is not None else None,
-            graph="none" if graph is None else graph,
             url=url,
             key_env=key_env,
             session_id=session_id,
@@ -111,6 +111,7 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             source=source,
             target=target,
             limit=limit,
+            search_mode=SearchMode(search_mode),
         )
 
     @property
@@ -134,10 +135,7 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             else:
                 from memgate.bootstrap import open_gateway
 
-                self._backend = await open_gateway(
-                    Path(str(self.config.data_dir)),
-                    graph=None if self.config.graph == "none" else self.config.graph,
-                )
+                self._backend = await open_gateway(Path(str(self.config.data_dir)))
         return self._backend
 
     # -- Memory ---------------------------------------------------------------------
@@ -178,7 +176,14 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
         """Served memories sharing most words with `query` (`limit=` overrides)."""
         text = query if isinstance(query, str) else str(query.content)
         limit = int(kwargs.get("limit", self.config.limit))
-        items = await recall(await self.backend(), self.namespace, text, limit, self.reader)
+        items = await recall(
+            await self.backend(),
+            self.namespace,
+            text,
+            limit,
+            self.reader,
+            self.config.search_mode.value,
+        )
         return MemoryQueryResult(results=[_content(i) for i in items])
 
     async def update_context(self, model_context: ChatCompletionContext) -> UpdateContextResult:
@@ -186,7 +191,14 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
         last = messages[-1].content if messages else ""
         query = last if isinstance(last, str) else " ".join(str(part) for part in last)
         backend = await self.backend()
-        items = await recall(backend, self.namespace, query, self.config.limit, self.reader)
+        items = await recall(
+            backend,
+            self.namespace,
+            query,
+            self.config.limit,
+            self.reader,
+            self.config.search_mode.value,
+        )
         if items:
             await model_context.add_message(
                 SystemMessage(content="Relevant memories:\n\n" + render_context(items))
@@ -222,9 +234,9 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             target=config.target,
             limit=config.limit,
             data_dir=Path(config.data_dir) if config.data_dir is not None else None,
-            graph=config.graph,
             url=config.url,
             key_env=config.key_env,
+            search_mode=config.search_mode,
         )
 
 

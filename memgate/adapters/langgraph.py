@@ -29,8 +29,16 @@ How LangGraph's store maps onto memgate:
 - `PutOp(value=None)` (`delete`) tombstones every live version of the key.
 - Provenance: inside a graph run, the thread id is the reader/writer session, and
   `"<node>:<step>"` is the call, read from `langgraph.config.get_config()`.
-- `search(query=...)` is memgate's full-text search (every word must occur),
-  not a vector search; `filter` follows `InMemoryStore` ($eq, $ne, $gt, $gte,
+- `search(query=...)` is memgate's full-text search (every word must occur)
+  unless the store has an `index` (LangGraph's `IndexConfig`: `embed`, `dims`,
+  `fields`), which makes it a semantic search over the approved values, each
+  `SearchItem` with its cosine `score`: the values are embedded with `embed`
+  (the `fields` of each value, joined; `put(..., index=False)` keeps a value
+  out, `index=[...]` picks its fields) off the put's path, by memgate's recall
+  projection, from the log. `search_mode="vector" | "hybrid" | "text"` picks the
+  mode (with an index the default is vector); without an index, vector and
+  hybrid use the gateway's own embedder (the local model of the `recall`
+  extra). `filter` follows `InMemoryStore` ($eq, $ne, $gt, $gte,
   $lt, $lte, nested dicts, list equality). With a filter, the candidates the
   filter looks at are recorded as read (a conservative over-count).
 """
@@ -47,6 +55,7 @@ from typing import Any
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
@@ -58,6 +67,7 @@ from langgraph.store.base import (
     SearchOp,
     TTLConfig,
 )
+from langgraph.store.base.embed import ensure_embeddings, get_text_at_path, tokenize_path
 
 from memgate.adapters._backend import (
     PAGE,
@@ -81,14 +91,18 @@ from memgate.domain.memory import (
     Reader,
     Target,
 )
+from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
-from memgate.errors import IllegalTransition, MemgateError, NotFound
+from memgate.errors import IllegalTransition, NotFound
 from memgate.gateway import Gateway, SyncGateway
 from memgate.gateway.core import WriteReceipt
+from memgate.recall import FunctionEmbedder, memory_recall
 
 __all__ = ["MemgateStore", "MemoryHeld", "MemoryStatus"]
 
 TTL_KEY = "langgraph_ttl_minutes"
+INDEX_KEY = "langgraph_index"
+"""A put's `index` argument (False, or its fields) when it is not the store's default."""
 UPDATED_KEY = "langgraph_updated_at"
 _RECEIPTS = 4096
 
@@ -132,11 +146,18 @@ class MemgateStore(BaseStore):
         strict: bool = False,
         ttl: TTLConfig | None = None,
         loop: asyncio.AbstractEventLoop | None = None,
+        index: IndexConfig | None = None,
+        search_mode: str | None = None,
     ) -> None:
         """`backend`: an async Gateway (or remote client) living on `loop` (None: the
         caller's loop). `session_id` is the session outside a graph run (so
         read-your-writes works there too); `source` weighs how the scan reads
-        the values (agent-written by default)."""
+        the values (agent-written by default). `index`: LangGraph's semantic
+        search config (`embed`, `dims`, `fields`): in-process, it becomes the
+        gateway's recall embedder (an in-memory index, rebuilt from the log at
+        start); a remote server embeds with its own model, so an `embed` is
+        refused there. `search_mode`: text, vector or hybrid (default: vector
+        with an index, text without)."""
         self.backend = backend
         self.prefix = tuple(prefix)
         self.source = source
@@ -145,12 +166,49 @@ class MemgateStore(BaseStore):
         self.strict = strict
         self.ttl_config = ttl
         self._runner = LoopRunner(loop)
-        # This store's latest put of each key (its receipt), or, after a delete,
-        # the tombstone's status: what `status()` reports when nothing is live.
-        self._receipts: dict[tuple[tuple[str, ...], str], WriteReceipt | MemoryStatus] = {}
+        self._receipts: dict[tuple[tuple[str, ...], str], WriteReceipt] = {}
         self._sync: SyncGateway | None = None
         self._closer: Callable[[], None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.index_config = index
+        self._closing: asyncio.Task[None] | None = None
+        self.search_mode = SearchMode(search_mode or ("vector" if index else "text"))
+        self._fields: list[str] = list((index or {}).get("fields") or ["$"])
+        if index and index.get("embed") is not None:
+            self._use_index(index)
+
+    def _use_index(self, index: IndexConfig) -> None:
+        """Make the index's embedder the gateway's recall (in-process only)."""
+        if not isinstance(self.backend, Gateway):
+            raise ValueError(
+                "index.embed works with an in-process gateway; a remote memgate embeds"
+                " with the server's model: pass search_mode='vector' without an embed"
+            )
+        dims = index.get("dims")
+        if not isinstance(dims, int):
+            raise ValueError("index.dims: the embedding's number of dimensions (an integer)")
+        embedder = FunctionEmbedder(ensure_embeddings(index["embed"]), dims)
+        gateway = self.backend
+        previous = gateway.recall
+        gateway.recall = memory_recall(gateway.store, embedder, text_of=self._index_text)
+        if previous is not None:  # the gateway's own recall, replaced: stop it
+            loop = self._runner.loop
+            if loop is not None:
+                asyncio.run_coroutine_threadsafe(previous.close(), loop)
+            else:
+                with contextlib.suppress(RuntimeError):
+                    self._closing = asyncio.get_running_loop().create_task(previous.close())
+
+    def _index_text(self, item: MemoryItem) -> str | None:
+        """What of a stored value is embedded: the put's `index` fields, or the
+        store's (`$`: the whole value); None for `index=False` or no text."""
+        chosen = item.metadata.get(INDEX_KEY)
+        if chosen is False:
+            return None
+        fields = chosen if isinstance(chosen, list) else self._fields
+        value = self._value(item)
+        texts = [t for f in fields for t in get_text_at_path(value, tokenize_path(f))]
+        return "\n".join(texts) or None
 
     # -- construction ---------------------------------------------------------------
 
@@ -162,12 +220,11 @@ class MemgateStore(BaseStore):
         return store
 
     @classmethod
-    def open(cls, data_dir: Path, *, graph: str | None = "embedded", **kwargs: Any) -> MemgateStore:
-        """Open a data directory in-process, with its provenance graph (`graph`:
-        embedded FalkorDB by default, a FalkorDB URL, or None); `close()` when done."""
+    def open(cls, data_dir: Path, **kwargs: Any) -> MemgateStore:
+        """Open a data directory in-process; `close()` when done."""
         from memgate.bootstrap import open_sync_gateway
 
-        return cls.from_sync(open_sync_gateway(Path(data_dir), graph=graph), **kwargs)
+        return cls.from_sync(open_sync_gateway(Path(data_dir)), **kwargs)
 
     @classmethod
     def connect(cls, url: str, key: str | None = None, **kwargs: Any) -> MemgateStore:
@@ -266,6 +323,8 @@ class MemgateStore(BaseStore):
             metadata[TTL_KEY] = op.ttl
             target = Target.SHORT
             ttl_seconds = op.ttl * 60.0
+        if op.index is False or isinstance(op.index, list):
+            metadata[INDEX_KEY] = op.index if op.index is False else list(op.index)
         receipt = await self.backend.write(
             MemoryWrite(
                 content=content,
@@ -284,9 +343,7 @@ class MemgateStore(BaseStore):
         if self.strict and receipt.state in (MemoryState.PENDING_REVIEW, MemoryState.REJECTED):
             raise MemoryHeld(receipt)
 
-    def _remember(
-        self, namespace: tuple[str, ...], key: str, receipt: WriteReceipt | MemoryStatus
-    ) -> None:
+    def _remember(self, namespace: tuple[str, ...], key: str, receipt: WriteReceipt) -> None:
         self._receipts.pop((namespace, key), None)
         self._receipts[(namespace, key)] = receipt
         if len(self._receipts) > _RECEIPTS:
@@ -297,8 +354,7 @@ class MemgateStore(BaseStore):
         for item in await find_key(self.backend, namespace, key, who.reader):
             # Already gone (a concurrent delete, an expiry): nothing left to tombstone.
             with contextlib.suppress(NotFound, IllegalTransition):
-                gone = await self.backend.delete(item.id, actor=actor, reason="langgraph delete")
-                self._remember(namespace, key, MemoryStatus.of_item(gone))
+                await self.backend.delete(item.id, actor=actor, reason="langgraph delete")
 
     async def _get(self, op: GetOp, who: _Who) -> Item | None:
         item = await self.backend.read_key(self._ns(op.namespace), op.key, who.reader)
@@ -347,7 +403,10 @@ class MemgateStore(BaseStore):
         prefix = self._ns(op.namespace_prefix)
         if op.limit <= 0:
             return []
-        if not op.filter:
+        scores: dict[str, float | None] = {}
+        if op.query and self.search_mode is not SearchMode.TEXT:
+            items = await self._semantic(prefix, op, who, scores)
+        elif not op.filter:
             items = await self.backend.search(
                 prefix, op.query, limit=op.limit, offset=max(op.offset, 0), reader=who.reader
             )
@@ -364,9 +423,33 @@ class MemgateStore(BaseStore):
                     value=self._value(item),
                     created_at=item.created_at,
                     updated_at=_updated(item),
+                    score=scores.get(item.id),
                 )
             )
         return out
+
+    async def _semantic(
+        self, prefix: tuple[str, ...], op: SearchOp, who: _Who, scores: dict[str, float | None]
+    ) -> list[MemoryItem]:
+        """A vector or hybrid search (best first), the filter applied to what it
+        found; in-process with each item's score."""
+        mode = self.search_mode.value
+        wanted = max(op.offset, 0) + op.limit
+        # With a filter, look further down the ranking for values that pass it.
+        limit = min(wanted if not op.filter else max(wanted * 4, 50), PAGE)
+        if isinstance(self.backend, Gateway):
+            hits = await self.backend.search_hits(
+                prefix, op.query, limit=limit, reader=who.reader, mode=mode
+            )
+            scores.update((h.item.id, h.score) for h in hits)
+            items = [h.item for h in hits]
+        else:
+            items = await self.backend.search(
+                prefix, op.query, limit=limit, reader=who.reader, mode=mode
+            )
+        if op.filter:
+            items = [i for i in items if matches(self._value(i), op.filter)]
+        return items[max(op.offset, 0) : wanted]
 
     async def _filtered(
         self, prefix: tuple[str, ...], op: SearchOp, filters: dict[str, Any], who: _Who
@@ -408,33 +491,13 @@ class MemgateStore(BaseStore):
 
     async def _status(self, ns: tuple[str, ...], key: str, who: _Who) -> MemoryStatus | None:
         live = await find_key(self.backend, ns, key, who.reader)
-        known = self._receipts.get((ns, key))
-        if isinstance(known, WriteReceipt) and known.state is MemoryState.REJECTED:
+        receipt = self._receipts.get((ns, key))
+        if receipt is not None and receipt.state is MemoryState.REJECTED:
             # This store's latest put of the key was refused: that is the news.
-            return MemoryStatus.of_receipt(known)
+            return MemoryStatus.of_receipt(receipt)
         if live:
             return MemoryStatus.of_item(max(live, key=lambda i: i.updated_at))
-        if isinstance(known, MemoryStatus) or known is None:
-            return known  # deleted through this store, or never put through it
-        return await self._now(known)
-
-    async def _now(self, receipt: WriteReceipt) -> MemoryStatus | None:
-        """A put's status once nothing is live under its key: the receipt with the
-        state the log holds now (deleted elsewhere, expired, rejected by a
-        reviewer, rolled back), never the state it had when written. Where the log
-        cannot be asked (a remote key without the reviewer role), the receipt is
-        the best this store knows (a value pending for another thread is not live
-        for this caller either)."""
-        try:
-            records = await self.backend.history(receipt.id)
-        except MemgateError:
-            return MemoryStatus.of_receipt(receipt)
-        last = records[-1].event if records else None
-        if last is None or last.state_after is None:
-            return MemoryStatus.of_receipt(receipt)
-        if last.item is not None:
-            return MemoryStatus.of_item(last.item)
-        return MemoryStatus.of_receipt(receipt).model_copy(update={"state": last.state_after})
+        return MemoryStatus.of_receipt(receipt) if receipt is not None else None
 
     async def sweep(self) -> int:
         """Expire due short-term items now (in-process only; a server sweeps itself)."""

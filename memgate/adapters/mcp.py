@@ -1,7 +1,6 @@
 """memgate as an MCP server: memory tools for agents, review tools for operators.
 
-    memgate mcp --data-dir data                 # stdio, agent tools, embedded graph
-    memgate mcp --data-dir data --graph none    # the same without the provenance graph
+    memgate mcp --data-dir data                 # stdio, agent tools
     memgate mcp --url http://host:8765 --key K  # in front of a memgate server
     memgate mcp --admin --transport http        # plus review/rollback/log tools
 
@@ -20,7 +19,6 @@ the server's own session when omitted) and the MCP request id as the call.
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -31,17 +29,10 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from memgate.adapters._backend import Backend, RemoteBackend
-from memgate.domain.memory import (
-    REPLACES_KEY,
-    MemoryItem,
-    MemoryState,
-    MemoryWrite,
-    Reader,
-    Target,
-)
+from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, Target
 from memgate.domain.rollback import RollbackScope
 from memgate.domain.types import Source
-from memgate.errors import IllegalTransition, MemgateError, NotFound
+from memgate.errors import MemgateError
 from memgate.gateway import Gateway
 from memgate.gateway.core import WriteReceipt
 
@@ -88,13 +79,6 @@ WRITE = _hints(readOnlyHint=False, destructiveHint=False)
 OVERWRITE = _hints(readOnlyHint=False, destructiveHint=True)
 REMOVE = _hints(readOnlyHint=False, destructiveHint=True, idempotentHint=True)
 Namespace = list[str] | str
-SourceName = Literal["user", "agent", "tool", "web", "document"]
-"""Who produced the content (memgate's `Source`), as the tool schemas' enum."""
-TargetName = Literal["auto", "short", "long"]
-"""Where a write goes (memgate's `Target`), as the tool schemas' enum."""
-MAX_LIMIT = 100
-Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description="page size, 1..100")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="items to skip")]
 
 
 def _ns(namespace: Namespace | None) -> tuple[str, ...]:
@@ -191,6 +175,7 @@ class _Tools:
         offset: int,
         session_id: str | None,
         ctx: Context | None,
+        mode: str = "text",
     ) -> dict[str, Any]:
         items = await self.backend.search(
             _ns(namespace),
@@ -199,6 +184,7 @@ class _Tools:
             limit=limit,
             offset=offset,
             reader=self.reader(session_id, ctx),
+            mode=mode,
         )
         return {"items": [_item(i) for i in items]}
 
@@ -210,21 +196,14 @@ class _Tools:
         session_id: str | None,
         ctx: Context | None,
     ) -> dict[str, Any]:
-        """A keyed memory gets a new version (same id). An unkeyed one is replaced
-        by a new memory that names it (`memgate_replaces` in its metadata): the
-        original stays served until the replacement is approved -- at once when
-        the scan approves it, else when a reviewer does (the gateway then
-        tombstones the original in the same transaction) -- and stays for good
-        if the replacement is rejected. The new content is the caller's, so it is
-        scanned as the caller's `source`, never as the old memory's (an agent
-        must not inherit a user's trust by editing)."""
+        """A keyed memory gets a new version (same id); an unkeyed one is replaced:
+        the new memory is written, then the old one tombstoned. The new content is
+        the caller's, so it is scanned as the caller's `source`, never as the old
+        memory's (an agent must not inherit a user's trust by editing)."""
         who = self.reader(session_id, ctx)
         old = await self.backend.read(memory_id, who)
         if old is None:
             raise ToolError(f"no memory {memory_id} visible to this session")
-        metadata = {k: v for k, v in old.metadata.items() if k != REPLACES_KEY}
-        if old.key is None:
-            metadata[REPLACES_KEY] = old.id
         receipt = await self.backend.write(
             MemoryWrite(
                 content=content,
@@ -234,53 +213,26 @@ class _Tools:
                 session_id=who.session_id,
                 agent_id=who.agent_id,
                 call_id=who.call_id,
-                metadata=metadata,
+                metadata=old.metadata,
                 target=Target(old.pool.value) if old.pool.value != "none" else Target.AUTO,
             )
         )
         out = _receipt(receipt)
         if receipt.id != old.id:
+            await self.backend.delete(
+                old.id, actor=who.agent_id or self.agent_id, reason=f"updated as {receipt.id}"
+            )
             out["replaces"] = old.id
-            if receipt.state.served:
-                with contextlib.suppress(NotFound, IllegalTransition):  # gone meanwhile
-                    await self.backend.delete(
-                        old.id,
-                        actor=who.agent_id or self.agent_id,
-                        reason=f"updated as {receipt.id}",
-                    )
-                out["original"] = "deleted"
-            elif receipt.state is MemoryState.PENDING_REVIEW:
-                out["original"] = "kept until the replacement is approved"
-            else:
-                out["original"] = "kept: the replacement was rejected"
         return out
 
-    async def delete(
-        self, memory_id: str, reason: str | None, session_id: str | None, ctx: Context | None
-    ) -> dict[str, Any]:
-        """Tombstone a visible memory. Idempotent: a memory already deleted answers
-        as deleted again (`already_deleted`), with no new event."""
-        who = self.reader(session_id, ctx)
-        gone = {"id": memory_id, "state": MemoryState.DELETED.value, "already_deleted": True}
-        item = await self.backend.read(memory_id, who)
-        # Remotely the server decides what this key may delete (its own writes and
-        # what is served to it), so a memory not served is tried there too.
-        if item is not None or not isinstance(self.backend, Gateway):
-            try:
-                done = await self.backend.delete(
-                    memory_id, actor=who.agent_id or self.agent_id, reason=reason
-                )
-            except IllegalTransition:
-                return gone  # only a tombstone cannot become one
-            except NotFound:
-                if not isinstance(self.backend, Gateway):
-                    raise
-            else:
-                return {**_item(done), "already_deleted": False}
-        records = await self.backend.history(memory_id)
-        if not records or records[-1].event.state_after is not MemoryState.DELETED:
-            raise ToolError(f"no memory {memory_id} visible to this session")
-        return gone
+
+ModeName = Annotated[
+    Literal["text", "vector", "hybrid"],
+    Field(
+        description="text: every word of the query occurs; vector: nearest by meaning;"
+        " hybrid: both, fused by rank"
+    ),
+]
 
 
 async def _tool_call[T](work: Awaitable[T]) -> T:
@@ -333,10 +285,10 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         content: str,
         namespace: Namespace,
         key: str | None = None,
-        source: SourceName = "agent",
+        source: str = "agent",
         metadata: dict[str, Any] | None = None,
         ttl_seconds: float | None = None,
-        target: TargetName = "auto",
+        target: str = "auto",
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
@@ -355,14 +307,17 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         query: str | None = None,
         namespace: Namespace | None = None,
         metadata: dict[str, Any] | None = None,
-        limit: Limit = 10,
-        offset: Offset = 0,
+        limit: int = 10,
+        offset: int = 0,
         session_id: str | None = None,
+        mode: ModeName = "text",
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Memories under a namespace whose content has every word of `query`."""
+        """Memories under a namespace: with mode `text`, those whose content has
+        every word of `query`; `vector`, the approved ones nearest to it in meaning;
+        `hybrid`, both fused by rank."""
         return await _tool_call(
-            tools.search(namespace, query, metadata, limit, offset, session_id, ctx)
+            tools.search(namespace, query, metadata, limit, offset, session_id, ctx, mode)
         )
 
     @server.tool(annotations=READ)
@@ -378,8 +333,8 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
     @server.tool(annotations=READ)
     async def get_memories(
         namespace: Namespace,
-        limit: Limit = 50,
-        offset: Offset = 0,
+        limit: int = 50,
+        offset: int = 0,
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
@@ -390,13 +345,12 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
     async def update_memory(
         memory_id: str,
         content: str,
-        source: SourceName = "agent",
+        source: str = "agent",
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Replace a memory's content (rescanned as `source`). The original stays
-        served until the replacement is approved (`original` in the answer says
-        what became of it); every version stays in the log."""
+        """Replace a memory's content (rescanned as `source`; the old version stays
+        in the log)."""
         return await _tool_call(tools.update(memory_id, content, source, session_id, ctx))
 
     @server.tool(annotations=REMOVE)
@@ -406,9 +360,14 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Forget a memory (a tombstone: never served again, kept in the audit log).
-        Idempotent: deleting it again answers `already_deleted: true`."""
-        return await _tool_call(tools.delete(memory_id, reason, session_id, ctx))
+        """Forget a memory (a tombstone: never served again, kept in the audit log)."""
+        who = tools.reader(session_id, ctx)
+        if await _tool_call(backend.read(memory_id, who)) is None:
+            raise ToolError(f"no memory {memory_id} visible to this session")
+        item = await _tool_call(
+            backend.delete(memory_id, actor=who.agent_id or tools.agent_id, reason=reason)
+        )
+        return _item(item)
 
     @server.tool(annotations=READ)
     async def memory_history(memory_id: str) -> dict[str, Any]:
@@ -437,8 +396,8 @@ def _admin_tools(server: Server, tools: _Tools) -> None:
     async def list_pending(
         namespace: Namespace | None = None,
         category: str | None = None,
-        limit: Limit = 50,
-        offset: Offset = 0,
+        limit: int = 50,
+        offset: int = 0,
     ) -> dict[str, Any]:
         """The review queue, oldest first."""
         if isinstance(backend, Gateway):
@@ -553,13 +512,10 @@ def main(
     host: str = "127.0.0.1",
     port: int = 8765,
     admin: bool = False,
-    graph: str | None = "embedded",
 ) -> None:
     """Serve until the client goes away (stdio) or the process is stopped (http).
     Exactly one of `data_dir` (in-process gateway) and `url` (remote server, with
-    `key`) is used; `transport` is "stdio" or "http" (streamable HTTP). On a data
-    directory the provenance graph is `graph`: embedded FalkorDB by default, a
-    FalkorDB URL, or None for none."""
+    `key`) is used; `transport` is "stdio" or "http" (streamable HTTP)."""
     import anyio
 
     if (data_dir is None) == (url is None):
@@ -578,7 +534,7 @@ def main(
                 from memgate.bootstrap import open_gateway
 
                 assert data_dir is not None  # noqa: S101 - checked above
-                gateway = await open_gateway(Path(data_dir), graph=graph)
+                gateway = await open_gateway(Path(data_dir))
                 stack.push_async_callback(gateway.close)
                 backend = gateway
             server = build_server(backend, admin=admin)

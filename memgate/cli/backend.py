@@ -52,6 +52,7 @@ class Backend(Protocol):
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: str = "text",
     ) -> builtins.list[MemoryItem]: ...
     def delete(self, memory_id: str, *, reason: str | None = None) -> MemoryItem: ...
     def history(self, memory_id: str) -> builtins.list[LogRecord]: ...
@@ -154,9 +155,8 @@ class LocalBackend:
             kwargs: dict[str, Any] = {}
             if self.settings.policy_path is not None:
                 kwargs["policy"] = Policy.load(self.settings.policy_path)
-            # NOTE: commands that answer from the log alone open no graph (a start
-            # costs a FalkorDB process); the graph catches up from the log later.
-            kwargs["graph"] = self.settings.graph if self._graph else None
+            if self._graph and self.settings.graph is not None:
+                kwargs["graph"] = self.settings.graph
             try:
                 self._sync = open_sync_gateway(self.data_dir, **kwargs)
             except OSError as exc:
@@ -195,6 +195,7 @@ class LocalBackend:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: str = "text",
     ) -> builtins.list[MemoryItem]:
         return self._run(
             self.gateway.search(
@@ -204,6 +205,7 @@ class LocalBackend:
                 limit=limit,
                 offset=offset,
                 reader=reader,
+                mode=mode,
             )
         )
 

@@ -13,6 +13,7 @@ from memgate.cli.render import STATE_STYLE, items_table, print_item, records_tab
 from memgate.client._calls import labels
 from memgate.domain.memory import MemoryWrite, Reader
 from memgate.domain.memory import Target as WriteTarget
+from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
 
 SessionOpt = Annotated[
@@ -100,15 +101,27 @@ def search(
     url: UrlOpt = None,
     key: KeyOpt = None,
     as_json: JsonOpt = False,
+    mode: Annotated[
+        SearchMode,
+        typer.Option(
+            help="text: every word occurs; vector: nearest by meaning (the recall extra);"
+            " hybrid: both, fused by rank."
+        ),
+    ] = SearchMode.TEXT,
 ) -> None:
     """Search served memories (recorded as reads).
 
-    Example:
+    Examples:
       memgate search "read-only" --namespace acme --session s5
+      memgate search "metric preference" --mode hybrid --namespace acme
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         items = b.search(
-            namespace, query, limit=limit, reader=Reader(session_id=session, call_id=call)
+            namespace,
+            query,
+            limit=limit,
+            reader=Reader(session_id=session, call_id=call),
+            mode=mode.value,
         )
     if as_json:
         emit_json(items)

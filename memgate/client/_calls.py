@@ -135,6 +135,7 @@ def search(
     limit: int,
     offset: int,
     reader: Reader | None,
+    mode: str = "text",
 ) -> Call[list[MemoryItem]]:
     body = _query(
         namespace=list(labels(namespace_prefix)) or None,
@@ -144,6 +145,7 @@ def search(
         offset=offset,
         session_id=reader.session_id if reader else None,
         call_id=reader.call_id if reader else None,
+        mode=None if mode == "text" else str(mode),
     )
     return Call("POST", "/v1/memories/search", _items, body=body, headers=reader_headers(reader))
 
@@ -359,10 +361,6 @@ def set_key_sources(
 
 def list_keys() -> Call[list[ApiKey]]:
     return Call("GET", "/v1/keys", _keys)
-
-
-def my_key() -> Call[ApiKey]:
-    return Call("GET", "/v1/keys/me", ApiKey.model_validate)
 
 
 def revoke_key(key_id: str) -> Call[None]:

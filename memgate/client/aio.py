@@ -132,7 +132,10 @@ class AsyncMemgateClient:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: str = "text",
     ) -> builtins.list[MemoryItem]:
+        """Served memories under the prefix; `mode` is `text` (every word occurs),
+        `vector` (semantic) or `hybrid` (both, fused by rank)."""
         return await self._send(
             calls.search(
                 namespace_prefix,
@@ -141,6 +144,7 @@ class AsyncMemgateClient:
                 limit,
                 offset,
                 pick_reader(reader, self.reader),
+                mode,
             )
         )
 
@@ -270,10 +274,6 @@ class AsyncMemgateClient:
 
     async def list_keys(self) -> builtins.list[ApiKey]:
         return await self._send(calls.list_keys())
-
-    async def my_key(self) -> ApiKey:
-        """The key this client sends (any role): its role, scopes and sources."""
-        return await self._send(calls.my_key())
 
     async def revoke_key(self, key_id: str) -> None:
         await self._send(calls.revoke_key(key_id))

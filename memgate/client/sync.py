@@ -130,7 +130,10 @@ class MemgateClient:
         limit: int = 10,
         offset: int = 0,
         reader: Reader | None = None,
+        mode: str = "text",
     ) -> builtins.list[MemoryItem]:
+        """Served memories under the prefix; `mode` is `text` (every word occurs),
+        `vector` (semantic) or `hybrid` (both, fused by rank)."""
         return self._send(
             calls.search(
                 namespace_prefix,
@@ -139,6 +142,7 @@ class MemgateClient:
                 limit,
                 offset,
                 pick_reader(reader, self.reader),
+                mode,
             )
         )
 
@@ -268,10 +272,6 @@ class MemgateClient:
 
     def list_keys(self) -> builtins.list[ApiKey]:
         return self._send(calls.list_keys())
-
-    def my_key(self) -> ApiKey:
-        """The key this client sends (any role): its role, scopes and sources."""
-        return self._send(calls.my_key())
 
     def revoke_key(self, key_id: str) -> None:
         self._send(calls.revoke_key(key_id))

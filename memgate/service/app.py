@@ -20,7 +20,6 @@ from memgate.bootstrap import open_gateway
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
 from memgate.guard import Guard, GuardPolicy, ValueStore
-from memgate.guard.flow import flow_engine, graph_connection
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.docs import install_docs
@@ -59,6 +58,7 @@ async def open_for(settings: Settings) -> Gateway:
         store_url=settings.store,
         short=settings.short,
         short_prefix=settings.short_prefix,
+        recall=None if settings.recall == "off" else settings.recall,
     )
 
 
@@ -67,8 +67,7 @@ def open_guard(settings: Settings, gateway: Gateway) -> Guard:
     fingerprints under the data directory."""
     policy = GuardPolicy.load(settings.guard_policy_path)
     values = ValueStore(settings.data_dir / "db" / "guard.sqlite3")
-    engine = flow_engine(policy.flow.engine, graph_connection(gateway.graph))
-    return Guard(gateway.inspector.scanner, policy, values, engine=engine)
+    return Guard(gateway.inspector.scanner, policy, values)
 
 
 async def maintain(gateway: Gateway, every: float) -> None:

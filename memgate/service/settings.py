@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -26,6 +26,7 @@ _ENV_FIELDS = {
     "FALKORDB_URL": "graph",
     "GRAPH_NAME": "graph_name",
     "SHORT": "short",
+    "RECALL": "recall",
     "SHORT_PREFIX": "short_prefix",
     "STORE": "store",
     "POLICY": "policy_path",
@@ -69,6 +70,10 @@ class Settings(BaseModel):
     URL (redis://host:port, falkor://...), or None for no graph."""
     graph_name: str = Field(default=DEFAULT_GRAPH, min_length=1, max_length=100)
     """The graph's name on the FalkorDB server (several data dirs can share one server)."""
+    recall: Literal["local", "off"] = "local"
+    """Semantic recall for vector and hybrid search (MEMGATE_RECALL): "local" (the
+    multilingual model of the `recall` extra, index under data_dir/recall, built
+    from the first vector search on) or "off" (those modes answer 503)."""
     store: str | None = Field(default=None, repr=False)
     """The log and long-term pool: None ("sqlite", the default: under data_dir) or a
     PostgreSQL URL (postgresql://user@host:5432/db) that replicas share
