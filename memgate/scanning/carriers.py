@@ -76,9 +76,31 @@ _WARN = re.compile(
     r"(?i)\b(?:never|don'?t|do not|avoid|instead of|warn(?:s|ing|ed)?|dangerous|unsafe|risky|"
     r"insecure|malicious|attackers?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion)?|"
     r"prohibit(?:ed)?|forbid(?:den)?|disallow(?:ed)?|not allowed|anti-?pattern|bad practice|"
-    r"red flag|reject(?:s|ed)?|such as|e\.g\.|for example|like)\b"
-    r"|不要|禁止|切勿|严禁|避免|危险|不安全|恶意|攻击者|例如|比如|拦截|警告|不允许|别用"
+    r"red flag|reject(?:s|ed)?|such as|e\.g\.|for example|like|"
+    # detection writing: what a SOC watches for is quoted, not run
+    r"watch(?:ing)? (?:for|in)|to watch|alerts? (?:on|for)|look(?:ing)? out for|"
+    r"indicators? of compromise|IOCs?|hunt(?:ing)? (?:for|quer(?:y|ies))|"
+    r"(?:was|were|been) (?:seen|observed))\b"
+    r"|不要|禁止|切勿|严禁|避免|危险|不安全|恶意|攻击者|例如|比如|拦截|警告|不允许|别用|监控|告警|狩猎"
 )
+# A unified diff (`git diff`, `git show`, a patch pasted into a review): its
+# added and context lines are the code that will run, with the `+` / ` ` marker
+# stripped; its removed lines are code taken out, carried as mentions.
+DIFF_MARK = re.compile(
+    r"(?m)^(?:diff --git \S|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S[^\n]*\n\+\+\+ \S)"
+)
+_DIFF_REMOVED = re.compile(r"-(?!--)")
+_DIFF_ADDED = re.compile(r"\+(?!\+\+)")
+
+
+def is_diff(text: str) -> bool:
+    """Whether `text` holds a unified diff (a hunk header, a `diff --git` line or
+    a `---` / `+++` file pair)."""
+    return ("@@ -" in text or "diff --git" in text or "+++ " in text) and (
+        DIFF_MARK.search(text) is not None
+    )
+
+
 _PLACEHOLDER = re.compile(
     r"(?<![$\w])\{\{(?!\s*(?:secrets|env|vars|github|inputs|steps)\.)[^{}\n]{1,80}\}\}"
 )
@@ -123,6 +145,9 @@ def extract(text: str) -> list[Carrier]:
 
 
 def _extract(text: str, out: list[Carrier]) -> None:
+    if is_diff(text):
+        _diff(text, out)
+        return
     group = 0
     pos = 0
     for m in _FENCE.finditer(text):
@@ -158,6 +183,34 @@ def _extract(text: str, out: list[Carrier]) -> None:
         if len(out) >= MAX_CARRIERS:
             return
     _lines(text, pos, len(text), out, group + 1)
+
+
+def _diff(text: str, out: list[Carrier]) -> None:
+    """A unified diff, line by line: added and context lines without their marker
+    (the post-image, one group per hunk), removed lines as mentions."""
+    group = 0
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if line.startswith("@@") or line.startswith("diff --git"):
+            group += 1
+            continue
+        if line.startswith(("--- ", "+++ ", "index ")):
+            continue
+        if _DIFF_REMOVED.match(line):
+            before = len(out)
+            _line(line[1:], start + 1, out, group * 1000 + 1)
+            for i in range(before, len(out)):
+                c = out[i]
+                out[i] = Carrier(c.start, c.text, c.language, c.group, True, c.verbatim)
+        elif _DIFF_ADDED.match(line) or line.startswith(" "):
+            if line[1:].strip():
+                _line(line[1:], start + 1, out, group * 1000)
+        elif line.strip():
+            _line(line, start, out, group * 1000 + 2)
+        if len(out) >= MAX_CARRIERS:
+            return
 
 
 def _lines(text: str, lo: int, hi: int, out: list[Carrier], group: int) -> None:

@@ -750,7 +750,8 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     if n in ("sc",) and low and low[0] in ("create", "config"):
         tags.add("persist")
         return
-    if n in lex.DUMPERS and not args:
+    if n in lex.DUMPERS and (not args or (n == "history" and all(a.isdigit() for a in args))):
+        # `history 20` prints the last entries as `history` prints them all
         tags.update({"secret", "local_read"})
         stmt.notes.append(f"{n} dumps the environment")
         return
@@ -1261,6 +1262,12 @@ _CMD_PRINTED = re.compile(
     r"contains|startswith|endswith|includes|test|it|describe|assert\w*|expect|pattern)\b"
     r"[\s:=(,\[{]*(?:[\w.-]+\s*)?[\s:=(,\[{]*|#.*|//.*)$"
 )
+# command words that open a quoted command line besides `_SHELL_FIRST`'s
+_CMD_FIRST = re.compile(
+    r"\s*(?:history|printenv|set|declare|compgen|find|zip|gpg|ssh|docker|kubectl|aws|gcloud|"
+    r"az|npm|pip3?|apt-get|apk|yum|dnf|brew|make|cd|ls|mkdir|cp|mv|tee|head|tail|grep|sed|jq|"
+    r"xargs|sudo|nohup|timeout|iwr|irm|Invoke-\w+)(?=\s|$)"
+)
 _MAKE_SHELL = re.compile(r"\$\(shell\s+([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")
 
 
@@ -1276,7 +1283,7 @@ def _command_strings(line: str) -> list[str]:
         s = m.group("s")
         if "\\" in s:
             s = _unescape_code(s)
-        if not _SHELL_FIRST.match(s) or not _CMD_COMPOSED.search(s):
+        if not (_SHELL_FIRST.match(s) or _CMD_FIRST.match(s)) or not _CMD_COMPOSED.search(s):
             continue
         before = line[: m.start()]
         if _CMD_PRINTED.search(before[-60:]) or is_mention(before):

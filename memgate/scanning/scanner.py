@@ -25,8 +25,9 @@ from memgate.chunking import (
     json_string_chunks,
     normalize,
 )
-from memgate.domain import Chunk, ChunkKind, ChunkSummary, Finding, Source, Span
+from memgate.domain import Category, Chunk, ChunkKind, ChunkSummary, Finding, Severity, Source, Span
 from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
+from memgate.scanning.carriers import is_diff
 from memgate.scanning.effects import python_carriers
 from memgate.scanning.rules import Rule, RuleSet
 
@@ -282,6 +283,8 @@ class Scanner:
                 values.setdefault(item.value, (item.rule.id, self.fingerprint(secret)))
         spans = _merge(values)
         redacted = _redact(original, spans)
+        if is_diff(original):
+            located = _removed_in_diff(original, located)
         findings = tuple(
             Finding(
                 rule_id=item.rule.id,
@@ -305,6 +308,50 @@ class Scanner:
             redacted=redacted,
             rules_version=self.rules.version,
         )
+
+
+# What code does, not what it holds: a secret on a removed line is still exposed
+# in the text, a call on a removed line no longer runs.
+_BEHAVIOUR = frozenset(
+    {Category.CODE_EXEC, Category.EXFIL, Category.DESTRUCTIVE, Category.OBFUSCATION}
+)
+
+
+def _removed_in_diff(original: str, located: Sequence[_Located]) -> list[_Located]:
+    """Behaviour findings that lie on lines a unified diff removes weigh like a
+    quoted call: the diff takes that code out (a fix under review, a commit that
+    drops a risky step). Secrets and personal data on those lines keep their
+    weight, and so does whatever the added lines do."""
+    removed: list[tuple[int, int]] = []
+    pos = 0
+    for line in original.split("\n"):
+        if line.startswith("-") and not line.startswith("---"):
+            removed.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    if not removed:
+        return list(located)
+    out: list[_Located] = []
+    for item in located:
+        start, end = item.span
+        if item.rule.category in _BEHAVIOUR and any(
+            lo <= start and max(start, end - 1) <= hi for lo, hi in removed
+        ):
+            hit = item.hit
+            conf = item.rule.confidence if hit.confidence is None else hit.confidence
+            why = "on a line the diff removes"
+            note = f"{hit.note}; {why}" if hit.note else why
+            item = _Located(
+                rule=item.rule,
+                span=item.span,
+                value=item.value,
+                hit=Hit(
+                    hit.rule_id, hit.start, hit.end, hit.value, min(conf, 0.3), Severity.INFO, note
+                ),
+                chunk_index=item.chunk_index,
+                layer=item.layer,
+            )
+        out.append(item)
+    return out
 
 
 def _chunk_at(chunks: Sequence[Chunk], pos: int) -> int | None:
