@@ -158,7 +158,11 @@ class GatewayMachine(RuleBasedStateMachine):
                 self.tmp = Path(tempfile.mkdtemp(prefix="memgate-sm-"))
                 self.gateway = self.run(
                     open_gateway(
-                        self.tmp, policy=policy(), clock=self.clock, store_url=self.store_url
+                        self.tmp,
+                        policy=policy(),
+                        clock=self.clock,
+                        store_url=self.store_url,
+                        graph=None,
                     )
                 )
             else:
@@ -493,7 +497,9 @@ class GatewayMachine(RuleBasedStateMachine):
         assert self.tmp is not None
         self.run(self.gateway.close())
         self.gateway = self.run(
-            open_gateway(self.tmp, policy=policy(), clock=self.clock, store_url=self.store_url)
+            open_gateway(
+                self.tmp, policy=policy(), clock=self.clock, store_url=self.store_url, graph=None
+            )
         )
         self.default_inspector = self.gateway.inspector
         # Promotion bookkeeping is per process: rebuilt from the transient items.
