@@ -2,9 +2,9 @@
 only knows the ports (STYLE.md #4); this module picks SQLite or the in-memory
 twins, loads keys and policy.
 
-    gateway = await open_gateway(Path("data"))        # SQLite + keys under data/
+    gateway = await open_gateway(Path("data"))        # SQLite + keys + FalkorDB under data/
+    gateway = await open_gateway(Path("data"), graph=None)  # without the provenance graph
     gateway = memory_gateway()                        # in-memory twins
-    gateway = await open_gateway(Path("data"), graph="embedded")  # + provenance graph
     with open_sync_gateway(Path("data")) as gateway:  # blocking facade
         ...
     outbox = open_outbox(Path("data"))                # notices waiting for delivery
@@ -105,7 +105,7 @@ async def open_gateway(
     policy: Policy | None = None,
     rules_paths: list[Path] | None = None,
     clock: Clock = utcnow,
-    graph: str | None = None,
+    graph: str | None = EMBEDDED,
     graph_name: str = DEFAULT_GRAPH,
     store_url: str | None = None,
     short: str | None = None,
@@ -117,10 +117,11 @@ async def open_gateway(
     key comes from MEMGATE_LOG_KEY or `keys/log.key` (mode 0600), outside the
     database directory; the fingerprint key likewise.
 
-    `graph`: None (no provenance graph: investigations answer graph_unavailable),
-    "embedded" (falkordblite under `graph/`), or a FalkorDB URL (`redis://`,
-    `falkor://`, `unix://`). The graph is projected in the background; starting
-    never fails because the graph is down (status and investigations say so).
+    `graph`: "embedded" (the default: falkordblite under `graph/`), a FalkorDB URL
+    (`redis://`, `falkor://`, `unix://`), or None (no provenance graph:
+    investigations answer graph_unavailable; it can be rebuilt from the log later).
+    The graph is projected in the background; starting never fails because the
+    graph is down (status and investigations say so).
 
     `short`: None or "memory" (the short-term pool in this process), or a Redis
     URL (`redis://host:6379/0`): one pool shared by every replica that names the
@@ -132,8 +133,8 @@ async def open_gateway(
     Embedder of your own, or None (off). The index is a projection of the log,
     built in the background from the first vector or hybrid search on."""
     projection = _graph_for(data_dir, graph, graph_name, store_url)
-    _check_short(short)
     remote = _check_store(store_url)
+    _check_short(short)
     data_dir = Path(data_dir)
     # A store that lost its database or key is refused (PostgreSQL: at open, by key).
     fresh = True if remote else check_data_dir(data_dir)
@@ -281,5 +282,6 @@ def memory_outbox(log: EventLog) -> Outbox:
 
 
 def open_sync_gateway(data_dir: Path, **kwargs: Any) -> SyncGateway:
-    """`open_gateway` behind the blocking facade."""
+    """`open_gateway` behind the blocking facade (the same keywords, `graph=None`
+    for no provenance graph)."""
     return SyncGateway.start(lambda: open_gateway(data_dir, **kwargs))

@@ -344,5 +344,9 @@ class RemoteBackend:
     async def history(self, memory_id: str) -> list[LogRecord]:
         return await self.client.history(memory_id)
 
+    async def scopes(self) -> tuple[tuple[str, ...], ...]:
+        """The namespace scopes of the key (empty: every namespace)."""
+        return tuple(tuple(scope) for scope in (await self.client.my_key()).namespaces)
+
     async def close(self) -> None:
         await self.client.close()

@@ -59,6 +59,9 @@ class MemgateMemoryConfig(BaseModel):
     name: str = "memgate"
     namespace: list[str] = Field(min_length=1)
     data_dir: str | None = None
+    graph: str = "embedded"
+    """With `data_dir`: the provenance graph ("embedded" FalkorDB, a FalkorDB URL,
+    or "none"; a string, so that "none" survives the config round trip)."""
     url: str | None = None
     key_env: str = "MEMGATE_KEY"
     session_id: str | None = None
@@ -92,10 +95,12 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
         data_dir: Path | None = None,
         url: str | None = None,
         key_env: str = "MEMGATE_KEY",
+        graph: str | None = "embedded",
         search_mode: SearchMode | str = SearchMode.TEXT,
     ) -> None:
         """Give a `backend` (Gateway or RemoteBackend), or `data_dir` / `url` to open
-        one on first use (and close it in `close`)."""
+        one on first use (and close it in `close`). `search_mode`: text, vector or
+        hybrid recall."""
         if backend is None and (data_dir is None) == (url is None):
             raise ValueError("give a backend, or exactly one of data_dir and url")
         self._backend = backend
@@ -104,6 +109,7 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             name=name,
             namespace=list(namespace),
             data_dir=str(data_dir) if data_dir is not None else None,
+            graph="none" if graph is None else graph,
             url=url,
             key_env=key_env,
             session_id=session_id,
@@ -135,7 +141,10 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             else:
                 from memgate.bootstrap import open_gateway
 
-                self._backend = await open_gateway(Path(str(self.config.data_dir)))
+                self._backend = await open_gateway(
+                    Path(str(self.config.data_dir)),
+                    graph=None if self.config.graph == "none" else self.config.graph,
+                )
         return self._backend
 
     # -- Memory ---------------------------------------------------------------------
@@ -234,6 +243,7 @@ class MemgateMemory(Memory, Component[MemgateMemoryConfig]):
             target=config.target,
             limit=config.limit,
             data_dir=Path(config.data_dir) if config.data_dir is not None else None,
+            graph=config.graph,
             url=config.url,
             key_env=config.key_env,
             search_mode=config.search_mode,

@@ -93,7 +93,7 @@ from memgate.domain.memory import (
 )
 from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
-from memgate.errors import IllegalTransition, NotFound
+from memgate.errors import IllegalTransition, MemgateError, NotFound
 from memgate.gateway import Gateway, SyncGateway
 from memgate.gateway.core import WriteReceipt
 from memgate.recall import FunctionEmbedder, memory_recall
@@ -166,7 +166,9 @@ class MemgateStore(BaseStore):
         self.strict = strict
         self.ttl_config = ttl
         self._runner = LoopRunner(loop)
-        self._receipts: dict[tuple[tuple[str, ...], str], WriteReceipt] = {}
+        # This store's latest put of each key (its receipt), or, after a delete,
+        # the tombstone's status: what `status()` reports when nothing is live.
+        self._receipts: dict[tuple[tuple[str, ...], str], WriteReceipt | MemoryStatus] = {}
         self._sync: SyncGateway | None = None
         self._closer: Callable[[], None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -220,11 +222,14 @@ class MemgateStore(BaseStore):
         return store
 
     @classmethod
-    def open(cls, data_dir: Path, **kwargs: Any) -> MemgateStore:
-        """Open a data directory in-process; `close()` when done."""
+    def open(
+        cls, data_dir: Path, *, graph: str | None = "embedded", **kwargs: Any
+    ) -> MemgateStore:
+        """Open a data directory in-process, with its provenance graph (`graph`:
+        embedded FalkorDB by default, a FalkorDB URL, or None); `close()` when done."""
         from memgate.bootstrap import open_sync_gateway
 
-        return cls.from_sync(open_sync_gateway(Path(data_dir)), **kwargs)
+        return cls.from_sync(open_sync_gateway(Path(data_dir), graph=graph), **kwargs)
 
     @classmethod
     def connect(cls, url: str, key: str | None = None, **kwargs: Any) -> MemgateStore:
@@ -343,7 +348,9 @@ class MemgateStore(BaseStore):
         if self.strict and receipt.state in (MemoryState.PENDING_REVIEW, MemoryState.REJECTED):
             raise MemoryHeld(receipt)
 
-    def _remember(self, namespace: tuple[str, ...], key: str, receipt: WriteReceipt) -> None:
+    def _remember(
+        self, namespace: tuple[str, ...], key: str, receipt: WriteReceipt | MemoryStatus
+    ) -> None:
         self._receipts.pop((namespace, key), None)
         self._receipts[(namespace, key)] = receipt
         if len(self._receipts) > _RECEIPTS:
@@ -354,7 +361,8 @@ class MemgateStore(BaseStore):
         for item in await find_key(self.backend, namespace, key, who.reader):
             # Already gone (a concurrent delete, an expiry): nothing left to tombstone.
             with contextlib.suppress(NotFound, IllegalTransition):
-                await self.backend.delete(item.id, actor=actor, reason="langgraph delete")
+                gone = await self.backend.delete(item.id, actor=actor, reason="langgraph delete")
+                self._remember(namespace, key, MemoryStatus.of_item(gone))
 
     async def _get(self, op: GetOp, who: _Who) -> Item | None:
         item = await self.backend.read_key(self._ns(op.namespace), op.key, who.reader)
@@ -491,13 +499,33 @@ class MemgateStore(BaseStore):
 
     async def _status(self, ns: tuple[str, ...], key: str, who: _Who) -> MemoryStatus | None:
         live = await find_key(self.backend, ns, key, who.reader)
-        receipt = self._receipts.get((ns, key))
-        if receipt is not None and receipt.state is MemoryState.REJECTED:
+        known = self._receipts.get((ns, key))
+        if isinstance(known, WriteReceipt) and known.state is MemoryState.REJECTED:
             # This store's latest put of the key was refused: that is the news.
-            return MemoryStatus.of_receipt(receipt)
+            return MemoryStatus.of_receipt(known)
         if live:
             return MemoryStatus.of_item(max(live, key=lambda i: i.updated_at))
-        return MemoryStatus.of_receipt(receipt) if receipt is not None else None
+        if isinstance(known, MemoryStatus) or known is None:
+            return known  # deleted through this store, or never put through it
+        return await self._now(known)
+
+    async def _now(self, receipt: WriteReceipt) -> MemoryStatus | None:
+        """A put's status once nothing is live under its key: the receipt with the
+        state the log holds now (deleted elsewhere, expired, rejected by a
+        reviewer, rolled back), never the state it had when written. Where the log
+        cannot be asked (a remote key without the reviewer role), the receipt is
+        the best this store knows (a value pending for another thread is not live
+        for this caller either)."""
+        try:
+            records = await self.backend.history(receipt.id)
+        except MemgateError:
+            return MemoryStatus.of_receipt(receipt)
+        last = records[-1].event if records else None
+        if last is None or last.state_after is None:
+            return MemoryStatus.of_receipt(receipt)
+        if last.item is not None:
+            return MemoryStatus.of_item(last.item)
+        return MemoryStatus.of_receipt(receipt).model_copy(update={"state": last.state_after})
 
     async def sweep(self) -> int:
         """Expire due short-term items now (in-process only; a server sweeps itself)."""

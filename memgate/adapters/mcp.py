@@ -1,6 +1,7 @@
 """memgate as an MCP server: memory tools for agents, review tools for operators.
 
-    memgate mcp --data-dir data                 # stdio, agent tools
+    memgate mcp --data-dir data                 # stdio, agent tools, embedded graph
+    memgate mcp --data-dir data --graph none    # the same without the provenance graph
     memgate mcp --url http://host:8765 --key K  # in front of a memgate server
     memgate mcp --admin --transport http        # plus review/rollback/log tools
 
@@ -19,6 +20,7 @@ the server's own session when omitted) and the MCP request id as the call.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -29,10 +31,17 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from memgate.adapters._backend import Backend, RemoteBackend
-from memgate.domain.memory import MemoryItem, MemoryWrite, Reader, Target
+from memgate.domain.memory import (
+    REPLACES_KEY,
+    MemoryItem,
+    MemoryState,
+    MemoryWrite,
+    Reader,
+    Target,
+)
 from memgate.domain.rollback import RollbackScope
 from memgate.domain.types import Source
-from memgate.errors import MemgateError
+from memgate.errors import IllegalTransition, MemgateError, NotFound
 from memgate.gateway import Gateway
 from memgate.gateway.core import WriteReceipt
 
@@ -79,6 +88,20 @@ WRITE = _hints(readOnlyHint=False, destructiveHint=False)
 OVERWRITE = _hints(readOnlyHint=False, destructiveHint=True)
 REMOVE = _hints(readOnlyHint=False, destructiveHint=True, idempotentHint=True)
 Namespace = list[str] | str
+SourceName = Literal["user", "agent", "tool", "web", "document"]
+ModeName = Annotated[
+    Literal["text", "vector", "hybrid"],
+    Field(
+        description="text: every word of the query occurs; vector: nearest by meaning;"
+        " hybrid: both, fused by rank"
+    ),
+]
+"""Who produced the content (memgate's `Source`), as the tool schemas' enum."""
+TargetName = Literal["auto", "short", "long"]
+"""Where a write goes (memgate's `Target`), as the tool schemas' enum."""
+MAX_LIMIT = 100
+Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description="page size, 1..100")]
+Offset = Annotated[int, Field(ge=0, le=100_000, description="items to skip")]
 
 
 def _ns(namespace: Namespace | None) -> tuple[str, ...]:
@@ -196,14 +219,21 @@ class _Tools:
         session_id: str | None,
         ctx: Context | None,
     ) -> dict[str, Any]:
-        """A keyed memory gets a new version (same id); an unkeyed one is replaced:
-        the new memory is written, then the old one tombstoned. The new content is
-        the caller's, so it is scanned as the caller's `source`, never as the old
-        memory's (an agent must not inherit a user's trust by editing)."""
+        """A keyed memory gets a new version (same id). An unkeyed one is replaced
+        by a new memory that names it (`memgate_replaces` in its metadata): the
+        original stays served until the replacement is approved -- at once when
+        the scan approves it, else when a reviewer does (the gateway then
+        tombstones the original in the same transaction) -- and stays for good
+        if the replacement is rejected. The new content is the caller's, so it is
+        scanned as the caller's `source`, never as the old memory's (an agent
+        must not inherit a user's trust by editing)."""
         who = self.reader(session_id, ctx)
         old = await self.backend.read(memory_id, who)
         if old is None:
             raise ToolError(f"no memory {memory_id} visible to this session")
+        metadata = {k: v for k, v in old.metadata.items() if k != REPLACES_KEY}
+        if old.key is None:
+            metadata[REPLACES_KEY] = old.id
         receipt = await self.backend.write(
             MemoryWrite(
                 content=content,
@@ -213,26 +243,53 @@ class _Tools:
                 session_id=who.session_id,
                 agent_id=who.agent_id,
                 call_id=who.call_id,
-                metadata=old.metadata,
+                metadata=metadata,
                 target=Target(old.pool.value) if old.pool.value != "none" else Target.AUTO,
             )
         )
         out = _receipt(receipt)
         if receipt.id != old.id:
-            await self.backend.delete(
-                old.id, actor=who.agent_id or self.agent_id, reason=f"updated as {receipt.id}"
-            )
             out["replaces"] = old.id
+            if receipt.state.served:
+                with contextlib.suppress(NotFound, IllegalTransition):  # gone meanwhile
+                    await self.backend.delete(
+                        old.id,
+                        actor=who.agent_id or self.agent_id,
+                        reason=f"updated as {receipt.id}",
+                    )
+                out["original"] = "deleted"
+            elif receipt.state is MemoryState.PENDING_REVIEW:
+                out["original"] = "kept until the replacement is approved"
+            else:
+                out["original"] = "kept: the replacement was rejected"
         return out
 
-
-ModeName = Annotated[
-    Literal["text", "vector", "hybrid"],
-    Field(
-        description="text: every word of the query occurs; vector: nearest by meaning;"
-        " hybrid: both, fused by rank"
-    ),
-]
+    async def delete(
+        self, memory_id: str, reason: str | None, session_id: str | None, ctx: Context | None
+    ) -> dict[str, Any]:
+        """Tombstone a visible memory. Idempotent: a memory already deleted answers
+        as deleted again (`already_deleted`), with no new event."""
+        who = self.reader(session_id, ctx)
+        gone = {"id": memory_id, "state": MemoryState.DELETED.value, "already_deleted": True}
+        item = await self.backend.read(memory_id, who)
+        # Remotely the server decides what this key may delete (its own writes and
+        # what is served to it), so a memory not served is tried there too.
+        if item is not None or not isinstance(self.backend, Gateway):
+            try:
+                done = await self.backend.delete(
+                    memory_id, actor=who.agent_id or self.agent_id, reason=reason
+                )
+            except IllegalTransition:
+                return gone  # only a tombstone cannot become one
+            except NotFound:
+                if not isinstance(self.backend, Gateway):
+                    raise
+            else:
+                return {**_item(done), "already_deleted": False}
+        records = await self.backend.history(memory_id)
+        if not records or records[-1].event.state_after is not MemoryState.DELETED:
+            raise ToolError(f"no memory {memory_id} visible to this session")
+        return gone
 
 
 async def _tool_call[T](work: Awaitable[T]) -> T:
@@ -285,10 +342,10 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         content: str,
         namespace: Namespace,
         key: str | None = None,
-        source: str = "agent",
+        source: SourceName = "agent",
         metadata: dict[str, Any] | None = None,
         ttl_seconds: float | None = None,
-        target: str = "auto",
+        target: TargetName = "auto",
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
@@ -307,8 +364,8 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         query: str | None = None,
         namespace: Namespace | None = None,
         metadata: dict[str, Any] | None = None,
-        limit: int = 10,
-        offset: int = 0,
+        limit: Limit = 10,
+        offset: Offset = 0,
         session_id: str | None = None,
         mode: ModeName = "text",
         ctx: Context | None = None,
@@ -333,8 +390,8 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
     @server.tool(annotations=READ)
     async def get_memories(
         namespace: Namespace,
-        limit: int = 50,
-        offset: int = 0,
+        limit: Limit = 50,
+        offset: Offset = 0,
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
@@ -345,12 +402,13 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
     async def update_memory(
         memory_id: str,
         content: str,
-        source: str = "agent",
+        source: SourceName = "agent",
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Replace a memory's content (rescanned as `source`; the old version stays
-        in the log)."""
+        """Replace a memory's content (rescanned as `source`). The original stays
+        served until the replacement is approved (`original` in the answer says
+        what became of it); every version stays in the log."""
         return await _tool_call(tools.update(memory_id, content, source, session_id, ctx))
 
     @server.tool(annotations=REMOVE)
@@ -360,14 +418,9 @@ def _agent_tools(server: Server, tools: _Tools) -> None:
         session_id: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Forget a memory (a tombstone: never served again, kept in the audit log)."""
-        who = tools.reader(session_id, ctx)
-        if await _tool_call(backend.read(memory_id, who)) is None:
-            raise ToolError(f"no memory {memory_id} visible to this session")
-        item = await _tool_call(
-            backend.delete(memory_id, actor=who.agent_id or tools.agent_id, reason=reason)
-        )
-        return _item(item)
+        """Forget a memory (a tombstone: never served again, kept in the audit log).
+        Idempotent: deleting it again answers `already_deleted: true`."""
+        return await _tool_call(tools.delete(memory_id, reason, session_id, ctx))
 
     @server.tool(annotations=READ)
     async def memory_history(memory_id: str) -> dict[str, Any]:
@@ -396,8 +449,8 @@ def _admin_tools(server: Server, tools: _Tools) -> None:
     async def list_pending(
         namespace: Namespace | None = None,
         category: str | None = None,
-        limit: int = 50,
-        offset: int = 0,
+        limit: Limit = 50,
+        offset: Offset = 0,
     ) -> dict[str, Any]:
         """The review queue, oldest first."""
         if isinstance(backend, Gateway):
@@ -512,10 +565,13 @@ def main(
     host: str = "127.0.0.1",
     port: int = 8765,
     admin: bool = False,
+    graph: str | None = "embedded",
 ) -> None:
     """Serve until the client goes away (stdio) or the process is stopped (http).
     Exactly one of `data_dir` (in-process gateway) and `url` (remote server, with
-    `key`) is used; `transport` is "stdio" or "http" (streamable HTTP)."""
+    `key`) is used; `transport` is "stdio" or "http" (streamable HTTP). On a data
+    directory the provenance graph is `graph`: embedded FalkorDB by default, a
+    FalkorDB URL, or None for none."""
     import anyio
 
     if (data_dir is None) == (url is None):
@@ -534,7 +590,7 @@ def main(
                 from memgate.bootstrap import open_gateway
 
                 assert data_dir is not None  # noqa: S101 - checked above
-                gateway = await open_gateway(Path(data_dir))
+                gateway = await open_gateway(Path(data_dir), graph=graph)
                 stack.push_async_callback(gateway.close)
                 backend = gateway
             server = build_server(backend, admin=admin)

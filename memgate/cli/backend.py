@@ -155,8 +155,9 @@ class LocalBackend:
             kwargs: dict[str, Any] = {}
             if self.settings.policy_path is not None:
                 kwargs["policy"] = Policy.load(self.settings.policy_path)
-            if self._graph and self.settings.graph is not None:
-                kwargs["graph"] = self.settings.graph
+            # NOTE: commands that answer from the log alone open no graph (a start
+            # costs a FalkorDB process); the graph catches up from the log later.
+            kwargs["graph"] = self.settings.graph if self._graph else None
             try:
                 self._sync = open_sync_gateway(self.data_dir, **kwargs)
             except OSError as exc:

@@ -363,6 +363,10 @@ def list_keys() -> Call[list[ApiKey]]:
     return Call("GET", "/v1/keys", _keys)
 
 
+def my_key() -> Call[ApiKey]:
+    return Call("GET", "/v1/keys/me", ApiKey.model_validate)
+
+
 def revoke_key(key_id: str) -> Call[None]:
     return Call("DELETE", f"/v1/keys/{_seg(key_id)}", _nothing)
 

@@ -275,6 +275,10 @@ class AsyncMemgateClient:
     async def list_keys(self) -> builtins.list[ApiKey]:
         return await self._send(calls.list_keys())
 
+    async def my_key(self) -> ApiKey:
+        """The key this client sends (any role): its role, scopes and sources."""
+        return await self._send(calls.my_key())
+
     async def revoke_key(self, key_id: str) -> None:
         await self._send(calls.revoke_key(key_id))
 

@@ -273,6 +273,10 @@ class MemgateClient:
     def list_keys(self) -> builtins.list[ApiKey]:
         return self._send(calls.list_keys())
 
+    def my_key(self) -> ApiKey:
+        """The key this client sends (any role): its role, scopes and sources."""
+        return self._send(calls.my_key())
+
     def revoke_key(self, key_id: str) -> None:
         self._send(calls.revoke_key(key_id))
 
