@@ -14,7 +14,8 @@ every target of the speed brief, next to the peers, to benchmarks/results/.
 - `--quick`: small inputs everywhere, to check the suite runs (numbers are not
   comparable with a full run); its files go to results/quick/ and the saved
   full-run files are left as they were.
-- Benchmarks owned by other parts (bench_graph, bench_http, bench_langgraph) run
+- Benchmarks owned by other parts (bench_graph, bench_http, bench_langgraph,
+  bench_recall) run
   when present, with their defaults.
 
 Inputs come from the seeded corpus generator (corpus_gen.py), never the test data.
@@ -117,6 +118,7 @@ BENCHES = (
         variants=((), ("--graph", "none", "--out", "http_nograph")),
     ),
     Bench("langgraph", "bench_langgraph.py", ("langgraph",), (), ("--n", "200")),
+    Bench("recall", "bench_recall.py", ("recall",), (), ("--n", "5000", "--queries", "50")),
 )
 
 
@@ -333,6 +335,36 @@ def targets(data: dict[str, Any]) -> list[Line]:
                         _check(v, lambda x: x <= 2),
                     )
                 )
+    recall = data.get("recall")
+    if recall:
+        table = recall["quality"]["table"]
+        for lang in ("en", "zh"):
+            if lang in table:
+                v = table[lang]["vector"]["recall_at_5"]
+                lines.append(
+                    Line(
+                        f"recall@5, vector, {lang} paraphrases",
+                        "≥ 0.80",
+                        v,
+                        "",
+                        _check(v, lambda x: x >= 0.80),
+                        f"text {table[lang]['text']['recall_at_5']:.2f},"
+                        f" hybrid {table[lang]['hybrid']['recall_at_5']:.2f}",
+                    )
+                )
+        lat = recall.get("latency")
+        if lat:
+            v = lat["hybrid_ms"]["p95"]
+            lines.append(
+                Line(
+                    f"hybrid search p95, {lat['memories_indexed']:,} memories",
+                    "≤ 100 ms",
+                    v,
+                    "ms",
+                    _check(v, lambda x: x <= 100),
+                    "random vectors, real query embedding",
+                )
+            )
     fp = data.get("footprint")
     if fp:
         for r in fp["rows"]:
