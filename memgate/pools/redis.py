@@ -34,6 +34,7 @@ Redis Cluster: a cluster would need every key in one hash slot, e.g. a
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -306,6 +307,7 @@ class RedisShortPool:
         claim_lease: timedelta = timedelta(seconds=30),
         tombstone_ttl: timedelta = timedelta(days=1),
         clock: Clock = utcnow,
+        max_in_flight: int = 32,
     ) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
@@ -318,6 +320,10 @@ class RedisShortPool:
         self._lease = claim_lease
         self._tomb = str(max(int(tombstone_ttl.total_seconds()), 1))
         self._clock = clock
+        # NOTE: a semaphore, not redis-py's BlockingConnectionPool: its waiters all
+        # wake on every release, which under a few thousand concurrent callers
+        # starved the loop past the socket timeout.
+        self._in_flight = asyncio.Semaphore(max_in_flight)
         script = client.register_script
         self._put, self._remove, self._get = script(_PUT), script(_REMOVE), script(_GET)
         self._touch, self._sweep = script(_TOUCH), script(_SWEEP)
@@ -331,18 +337,17 @@ class RedisShortPool:
     def from_url(cls, url: str, *, max_connections: int = 32, **kwargs: Any) -> RedisShortPool:
         """A pool on the Redis at `url` (`redis://host:port/db`, `rediss://`, `unix://`).
         Nothing connects until the first command. At most `max_connections` are
-        open; past them a command waits for one (a burst of requests queues
-        instead of failing with "too many connections")."""
-        connections = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=max_connections, timeout=30
-        )
-        return cls(aioredis.Redis.from_pool(connections), **kwargs)
+        open; past them a command waits its turn (a burst of requests queues,
+        first come first served, instead of failing with "too many connections")."""
+        connections = aioredis.ConnectionPool.from_url(url, max_connections=max_connections)
+        return cls(aioredis.Redis.from_pool(connections), max_in_flight=max_connections, **kwargs)
 
     def _now(self) -> int:
         return _micros(self._clock())
 
     async def _run(self, script: Any, *args: Any) -> Any:
-        return await script(keys=[], args=[self.prefix, *args])
+        async with self._in_flight:
+            return await script(keys=[], args=[self.prefix, *args])
 
     # -- Pool ----------------------------------------------------------------------
 
