@@ -9,7 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
+from memgate.cli.main import app as cli
+from memgate.cli.options import USAGE_ERROR
 from memgate.service.app import create_app
 from memgate.service.settings import Settings, SettingsError
 from tests.pg_fixtures import PgServer, postgres  # noqa: F401 - the fixture
@@ -60,3 +63,13 @@ def test_a_bad_store_setting_names_the_variable(value: str) -> None:
 def test_sqlite_is_the_default_store() -> None:
     assert Settings.from_env({}).store is None
     assert Settings.from_env({"MEMGATE_STORE": "sqlite"}).store is None
+
+
+def test_serve_refuses_a_bad_store_option(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["serve", "--store", "mysql://user:pw@db/x", "--data-dir", str(tmp_path / "d")]
+    )
+    assert result.exit_code == USAGE_ERROR, result.output
+    assert "MEMGATE_STORE" in result.output
+    assert "pw@db" not in result.output
+    assert not (tmp_path / "d").exists()  # refused before anything was made
