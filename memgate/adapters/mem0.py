@@ -132,6 +132,8 @@ class GuardedMemory:
         self.session_id = session_id
         self.strict = strict
         self.guard = Guard(backend, store="mem0", loop=loop)
+        self.gateway: SyncGateway | None = None
+        """The SyncGateway given to `from_sync` / opened by `open` (review, rollback)."""
         self._closer: Callable[[], None] | None = None
 
     # -- construction ---------------------------------------------------------------
@@ -139,7 +141,9 @@ class GuardedMemory:
     @classmethod
     def from_sync(cls, memory: Memory, gateway: SyncGateway, **kwargs: Any) -> GuardedMemory:
         """Use a SyncGateway (the gateway on its own loop thread)."""
-        return cls(memory, gateway.gateway, loop=gateway.run(running_loop()), **kwargs)
+        guarded = cls(memory, gateway.gateway, loop=gateway.run(running_loop()), **kwargs)
+        guarded.gateway = gateway
+        return guarded
 
     @classmethod
     def open(cls, memory: Memory, data_dir: Path, **kwargs: Any) -> GuardedMemory:
