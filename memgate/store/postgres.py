@@ -999,35 +999,45 @@ def _state_at(conn: psycopg.Connection[Any], key: bytes, seq: int) -> State:
     return apply_entries(state, (bytes(r[0]) for r in _stream(conn, sql, (base, seq))))
 
 
+async def _applied(conn: psycopg.AsyncConnection[Any]) -> set[int]:
+    cur = await conn.execute("SELECT to_regclass('memgate_migrations') IS NOT NULL")
+    found = await cur.fetchone()
+    if found is None or not found[0]:
+        return set()
+    cur = await conn.execute("SELECT version FROM memgate_migrations")
+    return {int(r[0]) for r in await cur.fetchall()}
+
+
 async def _migrate(conn: psycopg.AsyncConnection[Any]) -> None:
-    """Apply the migrations this database lacks, each in its own transaction, one
-    opener at a time (an advisory lock: replicas starting together)."""
+    """Apply the migrations this database lacks, in order, in one transaction, one
+    opener at a time (an advisory lock: replicas starting together). An up to date
+    database is only looked at."""
+    applied = await _applied(conn)
+    if all(number in applied for number, _, _ in migrations()):
+        return
     await conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
     try:
-        cur = await conn.execute("SELECT to_regclass('memgate_migrations') IS NOT NULL")
-        found = await cur.fetchone()
-        done: set[int] = set()
-        if found is not None and found[0]:
-            cur = await conn.execute("SELECT version FROM memgate_migrations")
-            done = {int(r[0]) for r in await cur.fetchall()}
-        for number, name, sql in migrations():
-            if number in done:
-                continue
-            try:
-                async with conn.transaction():
-                    # NOTE: safe without waiting for the WAL flush: any later durable
-                    # commit flushes this one first (the WAL is one sequence).
-                    await conn.execute("SET LOCAL synchronous_commit = off")
-                    await conn.execute(_MIGRATIONS_TABLE)
+        done = await _applied(conn)  # again, under the lock: another opener may have
+        pending = [m for m in migrations() if m[0] not in done]
+        if not pending:
+            return
+        try:
+            async with conn.transaction():
+                # NOTE: safe without waiting for the WAL flush: any later durable
+                # commit flushes this one first (the WAL is one sequence).
+                await conn.execute("SET LOCAL synchronous_commit = off")
+                await conn.execute(_MIGRATIONS_TABLE)
+                for number, name, sql in pending:
                     await conn.execute(sql.encode("utf-8"))  # several statements, no parameters
                     await conn.execute(
                         "INSERT INTO memgate_migrations (version, name) VALUES (%s, %s)",
                         (number, name),
                     )
-            except psycopg.Error as exc:
-                raise StorageError(
-                    f"PostgreSQL migration {name} failed: {exc.__class__.__name__}: {exc}"
-                ) from None
+        except psycopg.Error as exc:
+            names = ", ".join(name for _, name, _ in pending)
+            raise StorageError(
+                f"PostgreSQL migration ({names}) failed: {exc.__class__.__name__}: {exc}"
+            ) from None
     finally:
         with contextlib.suppress(psycopg.Error):
             await conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
