@@ -140,9 +140,12 @@ class RecallProjection:
 
     async def close(self) -> None:
         self._closed = True
+        started = self._task is not None
         await self._stop()
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._work, self.index.close)
+        if started:  # after the worker's last batch, on its thread
+            await asyncio.get_running_loop().run_in_executor(self._work, self.index.close)
+        else:  # never started: no worker thread to wait for (most gateways)
+            self.index.close()
         self._work.shutdown(wait=False)
         self._queries.shutdown(wait=False)
 
