@@ -66,6 +66,9 @@ log = logging.getLogger(__name__)
 BATCH = 500
 QUEUE_BATCHES = 4
 POLL_SECONDS = 0.05
+PUSHED_POLL_SECONDS = 1.0
+"""With a store that says when it commits (`on_commit`), the projector is woken by
+each commit and polls only as a fallback, this often."""
 LEASE_POLL_SECONDS = 1.0
 """How often a replica without the projector's lease tries to take it, and the
 holder checks it still holds it."""
@@ -119,6 +122,13 @@ class GraphProjection:
         self._batch = batch
         self._queue_batches = queue_batches
         self._poll = poll_seconds
+        self._idle_poll = poll_seconds
+        """How long the puller waits for a wake-up before looking anyway."""
+        hook = getattr(store, "on_commit", None)
+        if callable(hook):
+            # Pushed, not polled: the writer wakes the projector after each commit.
+            hook(self.notify)
+            self._idle_poll = max(poll_seconds, PUSHED_POLL_SECONDS)
         # One thread writes (batches apply in order); investigations get their own.
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="memgate-graph-write")
         self._readers = ThreadPoolExecutor(2, thread_name_prefix="memgate-graph-read")
@@ -165,7 +175,8 @@ class GraphProjection:
                 await task
 
     def notify(self) -> None:
-        """A hint that SQLite has new rows (never blocks; polling covers a miss)."""
+        """A hint that SQLite has new rows (never blocks; polling covers a miss).
+        Stores with `on_commit` call it after each commit."""
         self._wake.set()
 
     async def _on_writer[R](self, fn: Callable[..., R], *args: Any) -> R:
@@ -182,7 +193,7 @@ class GraphProjection:
             await self._project()
             return
         while not self._closed:
-            if await self._lease.acquire():
+            if await self._try_lease(self._lease):
                 log.info("graph projector: this replica holds the lease; projecting")
                 self.leader = True
                 try:
@@ -192,19 +203,34 @@ class GraphProjection:
             else:
                 await self._follow(self._lease_poll)
 
+    @staticmethod
+    async def _try_lease(lease: Lease) -> bool:
+        try:
+            return await lease.acquire()
+        except Exception as exc:  # the lease's backend is down: follow, and try again
+            log.warning("graph projector: lease unavailable: %s", exc.__class__.__name__)
+            return False
+
     async def _lead(self, lease: Lease) -> None:
         """Project while the lease is held, asking about it every `lease_poll`."""
         work = asyncio.create_task(self._project())
         try:
             while not work.done():
                 await asyncio.wait({work}, timeout=self._lease_poll)
-                if not work.done() and not await lease.held():
+                if not work.done() and not await self._still_held(lease):
                     log.warning("graph projector: lease lost; another replica takes over")
                     return
         finally:
             work.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await work
+
+    @staticmethod
+    async def _still_held(lease: Lease) -> bool:
+        try:
+            return await lease.held()
+        except Exception:  # cannot tell: stop, as if lost (another may hold it now)
+            return False
 
     async def _follow(self, seconds: float) -> None:
         """Another replica projects: for `seconds`, keep this replica's view of the
@@ -305,7 +331,7 @@ class GraphProjection:
                 continue
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._poll)
+                await asyncio.wait_for(self._wake.wait(), self._idle_poll)
 
     async def _push(self, queue: asyncio.Queue[tuple[str, Any]]) -> None:
         while True:
@@ -320,7 +346,9 @@ class GraphProjection:
     async def _project_events(self, records: Sequence[LogRecord], refused: dict[int, str]) -> None:
         """Apply a run of records; a refused run is split until the refused record
         is alone, and that one is set aside (see the module docstring)."""
-        batch = event_batch(records, refused)
+        # Rows are built on the writer thread, where the graph client serializes
+        # them: the loop thread stays free for requests.
+        batch = await self._on_writer(event_batch, records, refused)
         batch.after = self._applied.events_seq  # fenced: see GraphMoved
         try:
             await self._apply(self.backend.apply_events, batch, retry=len(records) == 1)
@@ -345,7 +373,7 @@ class GraphProjection:
     async def _project_reads(
         self, reads: Sequence[tuple[int, ReadRecord]], refused: dict[int, str]
     ) -> None:
-        batch = read_batch(reads, refused)
+        batch = await self._on_writer(read_batch, reads, refused)
         batch.after = self._applied.reads_seq
         try:
             await self._apply(self.backend.apply_reads, batch, retry=len(reads) == 1)

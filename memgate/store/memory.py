@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
@@ -33,6 +34,7 @@ class MemoryStore:
         self._short: dict[str, MemoryItem] = {}
         self._snapshots: list[tuple[int, bytes]] = []
         self._reads: Reads = []
+        self._listeners: list[Callable[[], None]] = []
 
     async def append(self, events: Sequence[Event]) -> Records:
         sealed = [self._chain.seal(e) for e in events]
@@ -45,7 +47,18 @@ class MemoryStore:
                 self._short[change.short.id] = change.short
             if change.short_gone is not None:
                 self._short.pop(change.short_gone, None)
+        self._committed()
         return [record for record, _, _ in sealed]
+
+    def on_commit(self, listener: Callable[[], None]) -> None:
+        """As `SqliteStore.on_commit`: `listener` is called after each append or
+        recorded reads (never blocking; its errors are ignored)."""
+        self._listeners.append(listener)
+
+    def _committed(self) -> None:
+        for listener in self._listeners:
+            with contextlib.suppress(Exception):
+                listener()
 
     async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
         return [r for r, _, _ in self._records[after_seq : after_seq + limit]]
@@ -113,6 +126,7 @@ class MemoryStore:
 
     async def record_reads(self, reads: Sequence[ReadRecord]) -> None:
         self._reads.extend(reads)
+        self._committed()
 
     async def reads(self, memory_id: str) -> Reads:
         return [r for r in self._reads if r.memory_id == memory_id]

@@ -16,6 +16,7 @@ import concurrent.futures
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -57,6 +58,7 @@ from memgate.store.sqlite_integrity import (
 )
 from memgate.store.sqlite_integrity import instant as _instant
 
+log = logging.getLogger(__name__)
 MAX_BATCH = 512
 FTS_BATCH = 256
 """Rows indexed into FTS per transaction; the store indexes once this many wait."""
@@ -242,6 +244,8 @@ class SqliteStore:
         self._fts_waiting = 1  # unknown at open: the first search or idle pass checks
         self._fts_timer: asyncio.TimerHandle | None = None
         self._checkpointer = _Checkpointer(path)
+        self._listeners: builtins.list[Callable[[], None]] = []
+        """Told after each commit (`on_commit`)."""
         # Point reads (one row by key) on a read-only connection on the loop
         # thread: the lookup costs a few microseconds, far less than aiosqlite's
         # hop to its thread and back; WAL readers never wait for the writer.
@@ -325,6 +329,19 @@ class SqliteStore:
         self._reads.extend(reads)
         self._kick()
 
+    def on_commit(self, listener: Callable[[], None]) -> None:
+        """Call `listener` on the event loop after each commit of events or reads
+        (the graph projector's wake-up: pushed, not polled). It must not block; an
+        error it raises is logged and never fails the commit."""
+        self._listeners.append(listener)
+
+    def _committed(self) -> None:
+        for listener in self._listeners:
+            try:
+                listener()
+            except Exception:  # a listener's trouble is never the writer's
+                log.exception("commit listener failed")
+
     def _kick(self) -> None:
         if self._committer is None or self._committer.done():
             self._idle.clear()
@@ -346,6 +363,7 @@ class SqliteStore:
                 del self._queue[:MAX_BATCH]
                 reads, self._reads = self._reads, []
                 self._commit(batch, reads)
+                self._committed()
                 await asyncio.sleep(0)
             if self._fts_waiting >= FTS_BATCH:
                 self._index_fts_quietly()
