@@ -43,7 +43,7 @@ def run[T](coro: asyncio.Future[T] | object) -> T:
 
 def test_metric_preference_python_api(tmp_path: Path) -> None:
     async def go() -> None:
-        gateway = await open_gateway(tmp_path / "data")
+        gateway = await open_gateway(tmp_path / "data", graph=None)
         try:
             for content in [PREF, *OTHERS]:
                 assert (await gateway.write(user(content))).state is MemoryState.APPROVED
@@ -85,7 +85,7 @@ def test_only_approved_memories_are_recalled(tmp_path: Path) -> None:
     an approval brings one in, a delete takes it out."""
 
     async def go() -> None:
-        gateway = await open_gateway(tmp_path / "data")
+        gateway = await open_gateway(tmp_path / "data", graph=None)
         reader = Reader(session_id="other")
         try:
             await gateway.write(user(OTHERS[0]))
@@ -120,7 +120,7 @@ def test_index_is_rebuilt_from_the_log(tmp_path: Path) -> None:
     data = tmp_path / "data"
 
     async def go() -> None:
-        gateway = await open_gateway(data)
+        gateway = await open_gateway(data, graph=None)
         try:
             for content in [PREF, *OTHERS]:
                 await gateway.write(user(content))
@@ -131,7 +131,9 @@ def test_index_is_rebuilt_from_the_log(tmp_path: Path) -> None:
         assert index.count() == 4 and index.mark().embedder == LOCAL_NAME
         index.close()
 
-        gateway = await open_gateway(data, recall=FunctionEmbedder(letters, 26, name="letters"))
+        gateway = await open_gateway(
+            data, recall=FunctionEmbedder(letters, 26, name="letters"), graph=None
+        )
         try:
             found = await gateway.search(NS, "Biscuit the dog", mode="vector", limit=1)
             assert found[0].content == OTHERS[2]
@@ -229,7 +231,7 @@ from memgate.domain.memory import MemoryWrite
 from memgate.errors import RecallUnavailable
 
 async def main():
-    gateway = await open_gateway(Path(sys.argv[1]))
+    gateway = await open_gateway(Path(sys.argv[1]), graph=None)
     await gateway.write(MemoryWrite(content="I prefer metric units", namespace=("acme",),
                                     source="user", target="long"))
     try:
@@ -257,3 +259,28 @@ def test_without_the_extra_vector_search_names_it(tmp_path: Path) -> None:
     assert "refused: " in done.stdout and "memgate-customs[recall]" in done.stdout
     assert "text: ['I prefer metric units']" in done.stdout
     assert not (tmp_path / "data" / INDEX_FILE).exists()
+
+
+def test_a_rollback_takes_memories_out_of_recall(tmp_path: Path) -> None:
+    """Rolled back past its write, a memory is no longer recalled; rolled forward
+    again (the rollback undone), it is."""
+
+    async def go() -> None:
+        gateway = await open_gateway(tmp_path / "data", graph=None)
+        try:
+            await gateway.write(user(OTHERS[0]))
+            before = (await gateway.checkpoint()).seq
+            poisoned = await gateway.write(user(PREF))
+            found = await gateway.search(NS, "metric preference", mode="vector", limit=1)
+            assert [i.id for i in found] == [poisoned.id]
+            after = (await gateway.checkpoint()).seq
+            await gateway.rollback(to=before, reason="poisoned", actor="ops", dry_run=False)
+            found = await gateway.search(NS, "metric preference", mode="hybrid")
+            assert poisoned.id not in [i.id for i in found]
+            await gateway.rollback(to=after, reason="undo", actor="ops", dry_run=False)
+            found = await gateway.search(NS, "metric preference", mode="vector", limit=1)
+            assert [i.id for i in found] == [poisoned.id]
+        finally:
+            await gateway.close()
+
+    run(go())
