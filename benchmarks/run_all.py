@@ -117,6 +117,7 @@ BENCHES = (
         ("--duration", "3"),
         variants=((), ("--graph", "none", "--out", "http_nograph")),
     ),
+    Bench("verify", "bench_verify.py", ("verify",), (), ("--events", "5000", "--new", "200")),
     Bench("langgraph", "bench_langgraph.py", ("langgraph",), (), ("--n", "200")),
     Bench("recall", "bench_recall.py", ("recall",), (), ("--n", "5000", "--queries", "50")),
 )
@@ -251,15 +252,17 @@ def targets(data: dict[str, Any]) -> list[Line]:
                 r = _row(write["rows"], writers=writers, target=target)
                 if r:
                     v = r["writes_per_s"]
+                    # the issue's targets: 2,000/s for one writer, 3,000/s for 16
+                    floor = 2000 if writers == 1 else 3000
                     lines.append(
                         Line(
                             f"durable writes in-process, 1 KB {content}, {writers} writer(s),"
                             f" {target}-term",
-                            "≥ 2,000/s",
+                            f"≥ {floor:,}/s",
                             v,
                             "writes/s",
-                            _check(v, lambda x: x >= 2000),
-                            f"median {r['median_ms']} ms, p99 {r['p99_ms']} ms",
+                            _check(v, lambda x, floor=floor: x >= floor),
+                            f"median {r['median_ms']} ms, p99 {r['p99_ms']} ms{_peer_writes(data)}",
                         )
                     )
         if stem != "write":
@@ -321,6 +324,35 @@ def targets(data: dict[str, Any]) -> list[Line]:
             lines.append(
                 Line("verify 1M events", "≤ 5 s", v, "s", _check(v, lambda x: x <= 5), note)
             )
+    verify = data.get("verify")
+    if verify:
+        n = verify.get("events", 0)
+        for r in verify.get("rows", []):
+            what = r["what"]
+            if what.startswith("incremental"):
+                lines.append(
+                    Line(
+                        f"verify, {what}",
+                        "O(new events)",
+                        r["wall_s"],
+                        "s",
+                        None,
+                        f"CPU {r['cpu_s']:.2f} s; {r['note']}; log of {n:,} events",
+                    )
+                )
+            elif what.startswith("full verify") or what.endswith("(now)"):
+                per = r["cpu_s"] / max(n, 1) * 1e6
+                lines.append(
+                    Line(
+                        f"verify {n:,} events, {what}",
+                        "(1M ≤ 5 s, loaded)",
+                        r["wall_s"],
+                        "s",
+                        None,
+                        f"CPU {r['cpu_s']:.2f} s = {per:.1f} µs/event, ~{per:.0f} CPU s per 1M;"
+                        f" load {verify.get('load', ['?'])[0]:.1f}",
+                    )
+                )
     lg = data.get("langgraph")
     if lg:
         for name, res in lg.get("results", {}).items():
@@ -367,9 +399,30 @@ def targets(data: dict[str, Any]) -> list[Line]:
             )
     fp = data.get("footprint")
     if fp:
+        held_mb: dict[str, float] = {}
         for r in fp["rows"]:
             held = r["traced_bytes"] if r["traced_bytes"] is not None else r["rss_bytes"]
-            mb = held * fp["target_entries"] / r["entries"] / 1e6
+            held_mb[r["cell"]] = held * fp["target_entries"] / r["entries"] / 1e6
+        peers = "; ".join(
+            f"{c} {held_mb[c]:.0f} MB"
+            for c in ("langgraph_memory", "agent_memory_guard")
+            if c in held_mb
+        )
+        for r in fp["rows"]:
+            mb = held_mb[r["cell"]]
+            how = "tracemalloc" if r["traced_bytes"] is not None else "RSS, scaled"
+            if r["cell"] == "memgate_short_pool":
+                lines.append(
+                    Line(
+                        f"memory, {fp['target_entries']:,} short-term entries: {r['cell']}",
+                        "≤ 80 MB",
+                        mb,
+                        "MB",
+                        mb <= 80,
+                        f"{how}; peers: {peers}" if peers else how,
+                    )
+                )
+                continue
             lines.append(
                 Line(
                     f"memory, {fp['target_entries']:,} short-term entries: {r['cell']}",
@@ -377,10 +430,23 @@ def targets(data: dict[str, Any]) -> list[Line]:
                     mb,
                     "MB",
                     None,
-                    "tracemalloc" if r["traced_bytes"] is not None else "RSS, scaled",
+                    how,
                 )
             )
     return lines
+
+
+def _peer_writes(data: dict[str, Any]) -> str:
+    """The peers' sequential writes/s beside memgate's (bench_peers), if measured."""
+    peers = data.get("peers")
+    cells = peers.get("cells", {}) if isinstance(peers, dict) else {}
+    found = [
+        f"{name} {cells[name]['writes_per_s']:,.0f}/s"
+        for name in ("langgraph_sqlite", "agent_memory_guard")
+        if isinstance(cells.get(name), dict)
+        and isinstance(cells[name].get("writes_per_s"), int | float)
+    ]
+    return f"; peers: {', '.join(found)}" if found else ""
 
 
 def _graph_lines(graph: dict[str, Any]) -> list[Line]:
@@ -401,6 +467,14 @@ def _graph_lines(graph: dict[str, Any]) -> list[Line]:
             v = res.get("p50_ms")
             if isinstance(v, int | float):
                 out.append(Line(f"{name} p50 ({label})", "≤ 5 ms", v, "ms", v <= 5))
+        if name.startswith("blast_radius d3"):
+            v = res.get("p99_ms")
+            if isinstance(v, int | float):
+                out.append(Line(f"{name} p99 ({label})", "≤ 50 ms", v, "ms", v <= 50))
+    load = graph.get("machine", {}).get("load_avg_1_5_15")
+    if load and out:
+        last = out[-1]
+        out[-1] = Line(last.metric, last.target, last.value, last.unit, last.ok, f"load {load}")
     if not out:
         out.append(Line("graph", "see its .md", None, "", None, "no known keys"))
     return out
