@@ -84,6 +84,8 @@ def test_http_admin_server(tmp_path: Path) -> None:
         "--port",
         str(port),
         "--admin",
+        "--graph",
+        "none",  # the admin tools over HTTP need no graph (a FalkorDB start saved)
     ]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
