@@ -37,6 +37,7 @@ class PgServer:
         self.database = f"mg_pg_{uuid.uuid4().hex[:12]}"
         self._schemas = 0
         self._extra: list[str] = []
+        self._lent: list[str] = []
         with self._admin() as conn:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.database)))
         self.url = with_database(admin_url, self.database)
@@ -45,12 +46,53 @@ class PgServer:
     def _admin(self) -> psycopg.Connection[object]:
         return psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5)
 
-    def fresh_url(self) -> str:
-        """A URL whose connections use a new, empty schema of their own."""
-        self._schemas += 1
-        schema = f"s{self._schemas}_{uuid.uuid4().hex[:6]}"
-        self._db.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+    def fresh_url(self, *, keep: bool = False) -> str:
+        """A URL whose connections use an empty schema of their own.
+
+        Creating and dropping a migrated schema is most of a store test's time, so
+        a schema handed out before is emptied and handed out again once nothing
+        is connected to it (its URL names it as the connections' application
+        name). A test that leaves a schema idle and comes back to it after asking
+        for another (a class-wide template) asks with `keep=True`."""
+        schema = None if keep else self._idle_schema()
+        if schema is None:
+            self._schemas += 1
+            schema = f"s{self._schemas}_{uuid.uuid4().hex[:6]}"
+            self._db.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        if not keep:
+            self._lent.append(schema)
         return url_with_schema(self.url, schema)
+
+    def _idle_schema(self) -> str | None:
+        """A lent schema nobody is connected to, emptied (its tables kept)."""
+        busy = {
+            row[0]
+            for row in self._db.execute(
+                "SELECT application_name FROM pg_stat_activity WHERE datname = %s",
+                (self.database,),
+            )
+        }
+        for schema in self._lent:
+            if schema in busy:
+                continue
+            self._lent.remove(schema)
+            tables = [
+                row[0]
+                for row in self._db.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,)
+                )
+                if row[0] != "memgate_migrations"
+            ]
+            with self._db.transaction():
+                self._db.execute("SET LOCAL session_replication_role = replica")  # no triggers
+                for table in tables:
+                    self._db.execute(
+                        sql.SQL("DELETE FROM {}.{}").format(
+                            sql.Identifier(schema), sql.Identifier(table)
+                        )
+                    )
+            return schema
+        return None
 
     def fresh_database(self) -> str:
         """A URL of a new database of its own (dropped with the session's)."""
@@ -84,9 +126,11 @@ def with_database(url: str, name: str) -> str:
 
 
 def url_with_schema(url: str, schema: str) -> str:
-    """`url` with `search_path` set to `schema` for every connection made from it."""
+    """`url` with `search_path` set to `schema` for every connection made from it,
+    and the schema as the connections' application name."""
     parts = urlsplit(url)
-    query = "&".join(q for q in (parts.query, "options=" + quote(f"-csearch_path={schema}")) if q)
+    options = "options=" + quote(f"-csearch_path={schema}") + f"&application_name={schema}"
+    query = "&".join(q for q in (parts.query, options) if q)
     return urlunsplit(parts._replace(query=query))
 
 

@@ -71,7 +71,7 @@ class PgLog:
 class TestPostgresTamper(TamperContract):
     @classmethod
     def build_template(cls, factory: pytest.TempPathFactory) -> PgLog:
-        url = pg_server().fresh_url()
+        url = pg_server().fresh_url(keep=True)  # the class's template
 
         async def write() -> tuple[Checkpoint, Checkpoint]:
             store = await PostgresStore.open(url, KEY)
