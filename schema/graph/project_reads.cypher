@@ -4,9 +4,11 @@
 // reasons only) are kept with the mark, as in project_mark.
 // Fenced: only a graph whose reads mark is $after takes the batch (no READ edge
 // is created otherwise, and nothing is returned), as in project_mark.
+// (The rows are chosen by the fence: FalkorDB unwinds a parameter even after a
+// WITH ... WHERE that passed no row on.)
 OPTIONAL MATCH (fence:Meta {id: 'projection'})
-WITH fence WHERE $after IS NULL OR coalesce(fence.reads_seq, 0) = $after
-UNWIND $rows AS r
+WITH ($after IS NULL OR coalesce(fence.reads_seq, 0) = $after) AS fenced_in
+UNWIND (CASE WHEN fenced_in THEN $rows ELSE [] END) AS r
 MERGE (c:Call {id: r.call})
   ON CREATE SET c.call_id = r.call_id, c.session_id = r.session, c.agent_id = r.agent, c.at = r.at
 MERGE (m:Memory {id: r.mid})

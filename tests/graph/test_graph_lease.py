@@ -18,10 +18,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from graph_scenarios import Clock, incident, run, write
 
 from memgate.bootstrap import open_gateway
 from memgate.domain.memory import Reader
+from memgate.errors import GraphUnavailable
 from memgate.gateway import Gateway
 from memgate.graph import FalkorBackend, FalkorConnection, GraphProjection
 from memgate.lease.postgres import PostgresLease
@@ -144,6 +146,8 @@ def test_exactly_one_replica_projects_and_another_takes_over(
             assert (a.leader, b.leader) == (False, True)
             assert a.projected_events == 0 and a.projected_reads == 0
             assert b.projected_events > 0
+            with pytest.raises(GraphUnavailable, match="another replica"):
+                await a.rebuild()  # its marks would not follow: the leader's to do
             # The follower answers investigations from the graph the leader feeds.
             found = await gw.readers(case.poison)
             assert [r.call_id for r in found.readers] == ["c1-read"]

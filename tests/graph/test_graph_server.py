@@ -13,7 +13,7 @@ from memgate.bootstrap import open_gateway
 from memgate.domain.graph import InvestigationStatus as S
 from memgate.domain.memory import Reader
 from memgate.gateway import Gateway
-from memgate.graph import GraphProjection
+from memgate.graph import FalkorConnection, GraphProjection, open_graph
 from tests.graph_server import FalkorServerProcess, falkordb_process
 
 
@@ -75,3 +75,42 @@ def test_a_server_killed_and_restarted_empty_is_projected_again(tmp_path: Path) 
 
     with falkordb_process(tmp_path / "server") as server:
         run(scenario(server))
+
+
+def test_two_projectors_without_a_lease_never_duplicate_an_effect(tmp_path: Path) -> None:
+    """The lease is what keeps a second projector idle; the graph's marks are what
+    keeps one that runs anyway (a deposed leader still writing) from doubling
+    anything: its batches are refused, it re-reads the marks and goes on from
+    there. READ edges are CREATEd, so a double projection would show in them."""
+
+    async def scenario(server: FalkorServerProcess) -> None:
+        clock = Clock()
+        gw = await open_gateway(tmp_path / "data", graph=server.url, graph_name="g", clock=clock)
+        second = open_graph(gw.store, url=server.url, graph_name="g")
+        await second.start()
+        try:
+            case = await incident(gw, clock)
+            for i in range(30):
+                await gw.write(write(f"Fact {i}.", f"s{i % 3}", f"w{i}"))
+                assert await gw.read(case.poison, Reader(session_id=f"s{i % 3}", call_id=f"r{i}"))
+            await wait_until_caught_up(gw)
+            assert await second.sync(within=20)
+            reads = await gw.store.reads_after(0, 10_000)
+            edges = server_count(server, "MATCH ()-[r:READ]->() RETURN count(r)")
+            assert edges == len(reads)
+            found = await gw.readers(case.poison)
+            assert len(found.readers) == 31
+        finally:
+            await second.close()
+            await gw.close()
+
+    with falkordb_process(tmp_path / "server") as server:
+        run(scenario(server))
+
+
+def server_count(server: FalkorServerProcess, cypher: str) -> int:
+    conn = FalkorConnection(graph_name="g", url=server.url)
+    try:
+        return int(conn.query(cypher)[0][0])
+    finally:
+        conn.close()
