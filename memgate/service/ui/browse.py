@@ -38,7 +38,7 @@ log only (rejected at write, expired or deleted short-term ones)."""
 LOG_ONLY = frozenset({PoolName.NONE, PoolName.SHORT})
 
 
-async def _log_only(gw: Gateway, query: PoolQuery) -> list[MemoryItem]:
+async def _log_only(gw: Gateway) -> list[MemoryItem]:
     """Memories no pool holds any more (or ever held), from the latest events:
     a write rejected at the door, a short-term memory that expired or was
     deleted. Their last event carries the item as it ended."""
@@ -59,8 +59,6 @@ async def _log_only(gw: Gateway, query: PoolQuery) -> list[MemoryItem]:
         for item in last.values()
         if item.pool in LOG_ONLY
         and item.state is not MemoryState.TRANSIENT  # live ones: the short pool has them
-        and matches(item, query)
-        and text_matches(item, query.text)
     ]
 
 
@@ -72,13 +70,17 @@ async def _page(
     its first `offset + PAGE`, as the queue merges its scopes)."""
     wanted = min(offset + PAGE, 1000)
     found: dict[str, MemoryItem] = {}
+    ended: list[MemoryItem] | None = None
     for prefix in prefixes:
         scoped = query.model_copy(update={"namespace_prefix": prefix, "limit": wanted})
         batches = [await gw.store.search(scoped)]
         if query.states is None or MemoryState.TRANSIENT in query.states:
             batches.append(await gw.short.search(scoped))
         if query.states is None or query.states & LOG_STATES:
-            batches.append(await _log_only(gw, scoped))
+            ended = await _log_only(gw) if ended is None else ended
+            batches.append(
+                [i for i in ended if matches(i, scoped) and text_matches(i, scoped.text)]
+            )
         for batch in batches:
             for item in batch:
                 found.setdefault(item.id, item)
