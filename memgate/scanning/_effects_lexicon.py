@@ -244,7 +244,10 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bNet::HTTP\.post|\bNet::HTTP::Post\b|\bHTTParty\.post|\bRestClient\.post|\bhttp\.Post(?:Form)?\s*\("
         r"|\bCURLOPT_POSTFIELDS\b|\bCURLOPT_UPLOAD\b|\brequests\.(?:post|put)\s*\(|\bsmtplib\b|\bsendmail\b"
         r"|\bPostAsync\s*\(|\bPutAsync\s*\(|\.sendall?\s*\(|\.write\s*\(\s*(?:data|payload|buf)|\bWebhook\b"
-        r"|\bnew\s+Image\(\)\.src\s*=|\.src\s*=\s*['\"`]https?://[^'\"`]*[?&]",
+        r"|\bnew\s+Image\(\)\.src\s*=|\.src\s*=\s*['\"`]https?://[^'\"`]*[?&]"
+        # any HTTP client's POST / PUT / PATCH method on a literal URL (got, request,
+        # superagent, ky, needle, $.post, ...): the verb and the URL, not the library
+        r"|[\w$\]).]\.(?:post|put|patch)\s*\(\s*(?:['\"`]https?://|\{[^\n]{0,200}?\burl\s*:\s*['\"`]https?://)",
     ),
     (
         "local_read",
@@ -732,6 +735,14 @@ GATE_KEYWORDS = (
     "reopen",
     "mkfifo",
     "sendbeacon",
+    # HTTP clients' write verbs and JavaScript's POST option (`send`'s API patterns)
+    ".post(",
+    ".put(",
+    ".patch(",
+    "method: 'post'",
+    'method: "post"',
+    "method:'post'",
+    'method:"post"',
     "upload",
     "send-mailmessage",
     "faraday",
@@ -1189,6 +1200,9 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "webhook",
         "image()",
         ".src",
+        ".post",
+        ".put",
+        ".patch",
     ),
     "local_read": (
         "readfile",

@@ -1338,6 +1338,11 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
         if m:
             stmt.assigns.append(m.group(1))
         text_effects(line, stmt, among)
+        if "local_read" in stmt.tags and "secret" not in stmt.tags and _project_read(line):
+            # one file of the project (a template, a config) read by name is how
+            # programs work; what leaves is judged by its name (`secret`) and by
+            # bulk reads (archives, home directories, system paths)
+            stmt.tags.discard("local_read")
         model.stmts.append(stmt)
         # command strings passed to a process sink run as shell
         done: set[str] = set()
@@ -1351,6 +1356,21 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
             if script not in done:
                 done.add(script)
                 _nested("shell", script, stmt, carrier, depth, model)
+
+
+_READ_CALL = re.compile(
+    r"\b(?:readFileSync|readFile|File\.read|IO\.read|os\.ReadFile|ioutil\.ReadFile|"
+    r"file_get_contents|Get-Content)\s*\(?\s*(?P<arg>['\"`][^'\"`\n]{0,200}['\"`]|[\w.$]+)"
+)
+_PROJECT_PATH = re.compile(r"['\"`](?![/~\\]|\.\.|\w:|\$|%)[\w][\w.\-/]{0,120}['\"`]")
+
+
+def _project_read(line: str) -> bool:
+    """Every file read on the line is named by a literal path inside the project
+    (`'templates/mail.html'`, `"config.json"`): no absolute, home, parent or
+    variable path."""
+    reads = list(_READ_CALL.finditer(line))
+    return bool(reads) and all(_PROJECT_PATH.fullmatch(m.group("arg")) for m in reads)
 
 
 def _unescape_code(s: str) -> str:
