@@ -25,6 +25,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from memgate.store.postgres import where
+
 ADMIN_URL = os.environ.get("MEMGATE_TEST_POSTGRES", "postgresql://root@127.0.0.1:5432/postgres")
 START_HINT = "start PostgreSQL: pg_ctlcluster --skip-systemctl-redirect 15 main start"
 
@@ -149,7 +151,7 @@ def postgres() -> Iterator[PgServer]:
     try:
         server = PgServer()
     except psycopg.OperationalError as exc:
-        pytest.fail(f"PostgreSQL is not reachable at {ADMIN_URL} ({exc}); {START_HINT}")
+        pytest.fail(f"PostgreSQL is not reachable at {where(ADMIN_URL)} ({exc}); {START_HINT}")
     _CURRENT.append(server)
     try:
         yield server
