@@ -11,11 +11,17 @@ included, are stored) decides three kinds of call:
   of several: rewrite; in a command: deny), the flow check's worst case.
 
 For each, the whole decision and the flow check alone (fingerprinting every
-word of the arguments, the SQLite lookup and the networkx min cut), p50 / p99
-in milliseconds. Targets (the graph-firewall's published figures): p50 ≤ 0.7 ms,
-p99 ≤ 2.7 ms for the flow decision, with no growth from 20k to 1M calls.
+word of the arguments, the SQLite lookup and the min cut), p50 / p99 in
+milliseconds, in three modes side by side on the same history: the min cut in
+memory (`networkx`), in FalkorDB (`falkordb`: algo.maxFlow on an embedded
+falkordblite, a proxy subgraph per decision), and without the graph (`off`: the
+flow check cut off, the ablation). Every decision also reads its shape's trust
+counters and the tool pins. Targets (the graph-firewall's published figures):
+p50 ≤ 0.7 ms, p99 ≤ 2.7 ms for the flow decision, with no growth from 20k to 1M
+calls.
 
     .venv/bin/python benchmarks/bench_guard.py [--sizes 20000,1000000] [--rounds 600]
+        [--modes networkx,falkordb,off]
 
 Prints the table and writes benchmarks/results/guard.md and .json.
 """
@@ -33,7 +39,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from memgate.graph import FalkorConnection
 from memgate.guard import Guard, GuardPolicy, ToolCall, ToolResult, ValueStore
+from memgate.guard.flow import FalkorEngine, NetworkxEngine
 from memgate.guard.values import Sighting, forms
 from memgate.trust import Inspector
 
@@ -142,7 +150,7 @@ def measure(
     return whole, flow, cpu
 
 
-def run(size: int, rounds: int, scanner: object) -> list[dict[str, object]]:
+def run(size: int, rounds: int, scanner: object, modes: list[str]) -> list[dict[str, object]]:
     rng = random.Random(size)
     with tempfile.TemporaryDirectory() as tmp:
         policy = GuardPolicy.load()
@@ -153,24 +161,38 @@ def run(size: int, rounds: int, scanner: object) -> list[dict[str, object]]:
         calls, stored = guard.values.counts()
         routine = routine_calls()
         measure(guard, routine, len(routine))  # warm the scanner's cache
-        rows = []
-        for kind, sample in (
+        samples = (
             ("routine", routine),
             ("fresh", [freshen(c, i, size) for i, c in enumerate(routine * 3)]),
             ("tainted", tainted_calls(guard, kept)),
-        ):
-            if kind == "tainted":
-                # the scanner cache warm: the flow check is the subject
-                measure(guard, sample, len(sample))
-            whole, flow, cpu = measure(guard, sample, rounds)
-            rows.append({
-                "recorded_calls": calls, "stored_fingerprints": stored, "kind": kind,
-                "decision_p50": pct(whole, 0.5), "decision_p99": pct(whole, 0.99),
-                "cpu_p50": pct(cpu, 0.5), "cpu_p99": pct(cpu, 0.99),
-                "flow_p50": pct(flow, 0.5) if flow else None,
-                "flow_p99": pct(flow, 0.99) if flow else None,
-                "fill_seconds": round(filled, 1),
-            })  # fmt: skip
+        )
+        rows = []
+        graph = FalkorConnection(graph_name="bench_guard", data_dir=Path(tmp) / "graph")
+        for mode in modes:
+            off = policy.model_copy(
+                update={"flow": policy.flow.model_copy(update={"enabled": False})}
+            )
+            guard.policy = off if mode == "off" else policy
+            guard.engine = (
+                FalkorEngine(lambda: graph, fallback=False)
+                if mode == "falkordb"
+                else (NetworkxEngine())
+            )
+            for kind, sample in samples:
+                if kind == "tainted":
+                    # the scanner cache warm: the flow check is the subject
+                    measure(guard, sample, len(sample))
+                whole, flow, cpu = measure(guard, sample, rounds)
+                rows.append({
+                    "recorded_calls": calls, "stored_fingerprints": stored, "kind": kind,
+                    "mode": mode,
+                    "decision_p50": pct(whole, 0.5), "decision_p99": pct(whole, 0.99),
+                    "cpu_p50": pct(cpu, 0.5), "cpu_p99": pct(cpu, 0.99),
+                    "flow_p50": pct(flow, 0.5) if flow else None,
+                    "flow_p99": pct(flow, 0.99) if flow else None,
+                    "fill_seconds": round(filled, 1),
+                })  # fmt: skip
+        graph.close()
         guard.values.close()
         return rows
 
@@ -179,16 +201,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="20000,1000000")
     parser.add_argument("--rounds", type=int, default=600)
+    parser.add_argument("--modes", default="networkx,falkordb,off")
     args = parser.parse_args()
     scanner = Inspector.default(fingerprint_key=secrets.token_bytes(32)).scanner
     rows: list[dict[str, object]] = []
     for size in (int(s) for s in args.sizes.split(",")):
-        rows.extend(run(size, args.rounds, scanner))
+        rows.extend(run(size, args.rounds, scanner, args.modes.split(",")))
     header = (
-        "| recorded calls | fingerprints | calls | decision p50 ms | decision p99 ms"
+        "| recorded calls | fingerprints | calls | min cut | decision p50 ms | decision p99 ms"
         " | CPU p50 ms | CPU p99 ms | flow p50 ms | flow p99 ms | target (flow) |"
     )
-    lines = [header, "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [header, "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---|"]
 
     def fmt(v: object) -> str:
         return "-" if v is None else f"{v:.3f}"  # type: ignore[str-format]
@@ -199,6 +222,7 @@ def main() -> None:
             ok = "met" if r["flow_p50"] <= P50_TARGET and r["flow_p99"] <= P99_TARGET else "missed"  # type: ignore[operator]
         lines.append(
             f"| {r['recorded_calls']:,} | {r['stored_fingerprints']:,} | {r['kind']} |"
+            f" {r['mode']} |"
             f" {fmt(r['decision_p50'])} | {fmt(r['decision_p99'])} | {fmt(r['cpu_p50'])} |"
             f" {fmt(r['cpu_p99'])} | {fmt(r['flow_p50'])} |"
             f" {fmt(r['flow_p99'])} | p50 ≤ {P50_TARGET}, p99 ≤ {P99_TARGET}: {ok or 'n/a'} |"

@@ -1,13 +1,16 @@
 """The call-chain tracker: a hot window in memory of who called what when.
 
 Per-agent rate, per-rule rate (the matrix's `max_calls_per_minute`), same-tool
-bursts, nesting depth under parent calls, and a circuit breaker on destructive
-calls per task. Bounded: old timestamps fall out of the window, and the maps
-are LRU caches, so a flood of agents or tasks cannot grow it without limit.
+bursts, nesting depth under parent calls, a circuit breaker on destructive
+calls per task, and chains that bypass masking (export → read → extract →
+write with no masking step between: each step allowed, the whole a warning).
+Bounded: old timestamps fall out of the window, and the maps are LRU caches,
+so a flood of agents or tasks cannot grow it without limit.
 """
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from cachetools import LRUCache
@@ -55,3 +58,38 @@ class ChainTracker:
 
     def count_destructive(self, scope: str) -> None:
         self._destructive[scope] = self._destructive.get(scope, 0) + 1
+
+
+STEPS = ("export", "read", "extract", "write")
+
+
+class MaskingChains:
+    """Per scope (task, else session, else agent): how far a chain export →
+    read → extract → write has come since the last masking step, and the call
+    that started it. `step` returns the chain's calls when a write completes it."""
+
+    def __init__(self, patterns: dict[str, tuple[str, ...]]) -> None:
+        self._patterns = {
+            name: [re.compile(p) for p in patterns.get(name, ())] for name in (*STEPS, "mask")
+        }
+        self._progress: LRUCache[str, list[str]] = LRUCache(maxsize=MAX_KEYS)
+
+    def _is(self, name: str, text: str) -> bool:
+        return any(p.search(text) for p in self._patterns[name])
+
+    def step(self, scope: str, call_id: str, text: str) -> list[str] | None:
+        if self._is("mask", text):
+            self._progress.pop(scope, None)
+            return None
+        done = self._progress.get(scope, [])
+        nxt = len(done)
+        # a call may be several steps at once (read a CSV and regex it in one command)
+        while nxt < len(STEPS) and self._is(STEPS[nxt], text):
+            done = [*done, call_id]
+            nxt += 1
+        if nxt == len(STEPS):
+            self._progress.pop(scope, None)
+            return done
+        if done:
+            self._progress[scope] = done
+        return None

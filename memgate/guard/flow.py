@@ -134,8 +134,16 @@ class NetworkxEngine:
         names, block, edges = network(arguments, tainted, destinations)
         if not any(a == SOURCE for a, _, _, _ in edges):
             return Cut(0.0, block, (), False)
-        value, reachable = self.solve(edges)
-        return _cut(names, block, value, reachable)
+        graph: nx.DiGraph[Node] = nx.DiGraph()
+        for a, b, capacity, _ in edges:
+            graph.add_edge(a, b, capacity=capacity)
+        # minimum_cut's source side is the largest one (nodes that cannot reach
+        # the sink), not solve()'s smallest; on an influence network both give
+        # the same decision (a tainted argument's edge is saturated, an untainted
+        # one reaches the sink through the call unless the call is blocked), and
+        # this is the faster path: about half the time of maximum_flow plus a walk.
+        value, (reachable, _) = nx.minimum_cut(graph, SOURCE, SINK, flow_func=edmonds_karp)
+        return _cut(names, block, float(value), set(reachable))
 
     def solve(self, edges: list[Edge]) -> tuple[float, set[Node]]:
         """(max flow, source side of the minimum cut: the nodes reachable from

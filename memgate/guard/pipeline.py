@@ -20,7 +20,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from memgate.domain import Category, Source
-from memgate.guard.chain import ChainTracker
+from memgate.guard.chain import ChainTracker, MaskingChains
 from memgate.guard.flow import FlowEngine, NetworkxEngine
 from memgate.guard.models import (
     SEVERITY,
@@ -103,6 +103,16 @@ class Guard:
         self._clock = clock
         self._params = ParamValidator(scanner, policy.params)
         self._chain = ChainTracker(policy.chain.burst_seconds)
+        masking = policy.chain.masking
+        self._masking = MaskingChains(
+            {
+                "export": masking.export,
+                "read": masking.read,
+                "extract": masking.extract,
+                "write": masking.write,
+                "mask": masking.mask,
+            }
+        )
         # One decision at a time: the hot window is shared state, and the
         # service runs decisions off its event loop, in worker threads.
         self._lock = threading.Lock()
@@ -168,6 +178,15 @@ class Guard:
                 _lap(timings, "flow", mark)
             if destructive and out.verdict in (Verdict.ALLOW, Verdict.REWRITE):
                 self._chain.count_destructive(scope)
+            if self.policy.chain.masking.enabled and not out.denied():
+                text = " ".join([call.tool, *(leaf.text[:2000] for leaf in items[:50])])
+                chain = self._masking.step(scope, call_id, text)
+                if chain is not None:
+                    out.warn = True
+                    out.reasons.append(
+                        "chain: warn: masking bypass: export → read → extract → write with no"
+                        f" masking step between (calls {', '.join(chain)})"
+                    )
         trusted = self._trusted(call, shape, out)
         return GuardDecision(
             decision=out.verdict,

@@ -91,6 +91,41 @@ class RolePolicy(BaseModel):
         return best
 
 
+class MaskingPolicy(BaseModel):
+    """A chain where every step is allowed but the whole skips a control: data
+    exported, read back, fields cut out of it, written to a new table, with no
+    masking step between (regexes over the tool name and its arguments)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = True
+    export: tuple[str, ...] = (
+        r"(?i)\bto_csv\(|\bcopy\b.+\bto\b|into\s+outfile|export\w*\b.*\.csv|\bdump\b.*\.csv",
+    )
+    read: tuple[str, ...] = (r"(?i)(^|\W)(read\w*|cat|head|tail|open|load)\b.*\.csv",)
+    extract: tuple[str, ...] = (
+        r"(?i)\bre\.(findall|search|match|sub|finditer)\b|\bgrep\s+-\w*[oEP]|\b(sed|awk)\s"
+        r"|\bregex\w*\b|\bextract\w*\b",
+    )
+    write: tuple[str, ...] = (
+        r"(?i)\bcreate\s+table\b|\binsert\s+into\b|\bto_sql\(|\bdb\.(write|insert|load)\w*",
+    )
+    mask: tuple[str, ...] = (
+        r"(?i)\bmask\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\btokeni[sz]\w*",
+    )
+    """A masking step between the export and the write: no warning."""
+
+    @field_validator("export", "read", "extract", "write", "mask")
+    @classmethod
+    def _compiles(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a valid regex: {exc}") from None
+        return patterns
+
+
 class ChainPolicy(BaseModel):
     """Call-chain tracker limits (a hot window in memory)."""
 
@@ -105,6 +140,7 @@ class ChainPolicy(BaseModel):
     max_destructive_per_task: int = Field(default=3, ge=1)
     """Circuit breaker: destructive calls allowed per task (or session)."""
     destructive_tools: tuple[str, ...] = ()
+    masking: MaskingPolicy = MaskingPolicy()
 
 
 class ParamsPolicy(BaseModel):
