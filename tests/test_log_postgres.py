@@ -214,3 +214,26 @@ def test_rows_put_back_or_forged_are_refused(postgres: PgServer) -> None:  # noq
             await store.close()
 
     run(go())
+
+
+def test_commit_listeners_are_told_and_never_fail_a_commit(postgres: PgServer) -> None:  # noqa: F811
+    async def go() -> None:
+        store = await PostgresStore.open(postgres.fresh_url(), KEY)
+        told: list[int] = []
+
+        def broken() -> None:
+            raise RuntimeError("listener trouble")
+
+        store.on_commit(broken)
+        store.on_commit(lambda: told.append(1))
+        try:
+            records = await store.append(some_events(2))
+            assert len(told) == 1
+            await store.record_reads([])
+            await store.flush()
+            assert_chained(records)
+            assert (await store.verify()).ok
+        finally:
+            await store.close()
+
+    run(go())

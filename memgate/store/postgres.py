@@ -5,7 +5,8 @@ notification outbox in one database, over psycopg 3 and its async pool.
     ...
     await store.close()
 
-or through the composition root: `open_gateway(data_dir, store="postgresql://...")`
+or through the composition root: `open_store("postgresql://...", data_dir)` and
+`open_gateway(data_dir, store_url="postgresql://...")`
 (keys still come from the data directory or MEMGATE_LOG_KEY), and
 `memgate serve --store postgresql://...` / MEMGATE_STORE. Needs the `postgres`
 extra (`pip install 'memgate-customs[postgres]'`). The schema is migrated at open
@@ -36,6 +37,7 @@ import builtins
 import contextlib
 import hmac
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -79,11 +81,20 @@ from memgate.store.served import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("memgate.store.postgres")
 Items = list[MemoryItem]
 Records = list[LogRecord]
 Reads = list[ReadRecord]
 
-__all__ = ["CHAIN_LOCK", "PostgresStore", "is_postgres_url", "migrations", "schema_dir"]
+__all__ = [
+    "CHAIN_LOCK",
+    "URL_SCHEMES",
+    "PostgresStore",
+    "is_postgres_url",
+    "migrations",
+    "schema_dir",
+    "where",
+]
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 CHAIN_LOCK = 0x6D656D67617465
@@ -348,6 +359,8 @@ class PostgresStore:
         self._closed = False
         self._scan: psycopg.Connection[Any] | None = None
         self._scan_lock = threading.Lock()
+        self._listeners: builtins.list[Callable[[], None]] = []
+        """Told after each commit of this store (`on_commit`)."""
 
     @property
     def url(self) -> str:
@@ -424,6 +437,20 @@ class PostgresStore:
         self._reads.extend(reads)
         self._kick()
 
+    def on_commit(self, listener: Callable[[], None]) -> None:
+        """Call `listener` on the event loop after each commit of events or reads
+        by this store (the graph projector's wake-up; commits of other replicas
+        are seen by its polling). It must not block; an error it raises is
+        logged and never fails the commit."""
+        self._listeners.append(listener)
+
+    def _committed(self) -> None:
+        for listener in self._listeners:
+            try:
+                listener()
+            except Exception:  # a listener's trouble is never the writer's
+                log.exception("commit listener failed")
+
     def _kick(self) -> None:
         if self._committer is None or self._committer.done():
             self._idle.clear()
@@ -474,6 +501,7 @@ class PostgresStore:
         for future, records in results:
             if not future.done():
                 future.set_result(records)
+        self._committed()
 
     async def _write_locked(
         self,
