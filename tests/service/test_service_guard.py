@@ -390,3 +390,31 @@ async def test_with_a_graph_the_min_cut_runs_in_falkordb(graph_service: Service)
         )
         assert sent["decision"] == "deny"
         assert sent["flow"]["engine"] == "falkordb"
+
+
+async def test_the_masking_bypass_chain_warns(agent: httpx.AsyncClient) -> None:
+    """Every step allowed; the whole (export, read back, regex out, new table,
+    no masking between) is allowed with a warning, for a person to look at."""
+    steps = [
+        ("Bash", {"command": "psql app -c \"\\copy customers TO 'customers.csv' CSV\""}),
+        ("Read", {"file_path": "customers.csv"}),
+        ("Bash", {"command": "grep -oE '[0-9]{3}-[0-9]{2}-[0-9]{4}' customers.csv > ids.txt"}),
+        ("Bash", {"command": 'sqlite3 app.db "CREATE TABLE ids_copy (id TEXT)"'}),
+    ]
+    async with agent:
+        answers = [
+            await decide(agent, tool=tool, session_id="etl", input=arguments)
+            for tool, arguments in steps
+        ]
+        masked = [
+            await decide(agent, tool=tool, session_id="etl-masked", input=arguments)
+            for tool, arguments in [
+                *steps[:2],
+                ("Bash", {"command": "python scripts/anonymize.py customers.csv"}),
+                *steps[2:],
+            ]
+        ]
+    assert [a["decision"] for a in answers] == ["allow"] * 4
+    assert [a["warn"] for a in answers] == [False, False, False, True]
+    assert any("masking bypass" in r for r in answers[-1]["reasons"])
+    assert not any(a["warn"] for a in masked)
