@@ -153,6 +153,8 @@ _HEADS = (
 )
 """Read after the chain lock is held, in its own statement: the snapshot is taken
 when this statement starts, so it sees every commit made under the lock before."""
+_CHANNEL = "memgate_commit"
+_NOTIFY = f"NOTIFY {_CHANNEL}"
 _BEGIN_LOCKED = f"BEGIN; SELECT pg_advisory_xact_lock({CHAIN_LOCK:d}); {_HEADS}"
 """One message (the simple protocol: no parameters); READ COMMITTED gives each
 statement its own snapshot."""
@@ -360,7 +362,8 @@ class PostgresStore:
         self._scan: psycopg.Connection[Any] | None = None
         self._scan_lock = threading.Lock()
         self._listeners: builtins.list[Callable[[], None]] = []
-        """Told after each commit of this store (`on_commit`)."""
+        """Told after each commit of this store and of every other on the database."""
+        self._listening: asyncio.Task[None] | None = None
 
     @property
     def url(self) -> str:
@@ -438,11 +441,32 @@ class PostgresStore:
         self._kick()
 
     def on_commit(self, listener: Callable[[], None]) -> None:
-        """Call `listener` on the event loop after each commit of events or reads
-        by this store (the graph projector's wake-up; commits of other replicas
-        are seen by its polling). It must not block; an error it raises is
-        logged and never fails the commit."""
+        """Call `listener` on the event loop after each commit of events or reads,
+        this store's and (through LISTEN/NOTIFY) every other replica's on the
+        database: the graph projector's wake-up. It must not block; an error it
+        raises is logged and never fails the commit."""
         self._listeners.append(listener)
+        if self._listening is None and not self._closed:
+            with contextlib.suppress(RuntimeError):  # no loop running: this store's only
+                loop = asyncio.get_running_loop()
+                self._listening = loop.create_task(self._listen(), name="memgate-pg-listen")
+
+    async def _listen(self) -> None:
+        """Commits of other replicas, as they happen (a lost connection is opened
+        again; the listeners' own polling covers the gap)."""
+        while not self._closed:
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, connect_timeout=10
+                )
+                try:
+                    await conn.execute(f"LISTEN {_CHANNEL}")
+                    async for _ in conn.notifies():
+                        self._committed()
+                finally:
+                    await conn.close()
+            except psycopg.Error:
+                await asyncio.sleep(1.0)
 
     def _committed(self) -> None:
         for listener in self._listeners:
@@ -543,6 +567,7 @@ class PostgresStore:
                 await cur.executemany(_INSERT_READ, read_rows)
                 seq, mac = head
                 await cur.execute(_SET_READS_HEAD, (seq, mac, self._seal.reads_head(seq, mac)))
+            await cur.execute(_NOTIFY)  # delivered at COMMIT, to every replica listening
             await cur.execute("COMMIT")
 
     def _seal_write(
@@ -897,6 +922,10 @@ class PostgresStore:
             return
         await self.flush()
         self._closed = True
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listening
         await self._pool.close()
         await asyncio.to_thread(self._close_scan)
 
