@@ -37,6 +37,9 @@ def _redis_up(redis_url: str) -> None:
 def redis_pool(
     clock: FakeClock | None = None, prefix: str | None = None, **caps: Any
 ) -> RedisShortPool:
+    # claim_interval 0: every claim asks Redis (the tests move a fake clock, and
+    # look for what another instance left at once).
+    caps.setdefault("claim_interval", 0.0)
     return RedisShortPool.from_url(
         require_redis(), prefix=prefix or fresh_prefix(), clock=clock or FakeClock(), **caps
     )
@@ -200,7 +203,7 @@ def test_two_gateway_replicas_log_each_expiry_exactly_once(inspector: Inspector)
         lease = timedelta(seconds=30)
         pools = [redis_pool(clock, prefix, claim_lease=lease) for _ in range(2)]
         dying = DiesBeforeSettling.from_url(
-            require_redis(), prefix=prefix, clock=clock, claim_lease=lease
+            require_redis(), prefix=prefix, clock=clock, claim_lease=lease, claim_interval=0.0
         )
         one, two = (_gateway(store, p, clock, inspector) for p in pools)
         crashed = _gateway(store, dying, clock, inspector)
@@ -247,5 +250,28 @@ def test_two_gateway_replicas_log_each_expiry_exactly_once(inspector: Inspector)
             await pools[0].clear()
             for pool in (*pools, dying):
                 await pool.close()
+
+    run(go())
+
+
+def test_a_replica_claims_what_others_left_only_after_its_interval_or_its_own_change() -> None:
+    """A long-term write asks the pool for evictions too: an instance that changed
+    nothing answers from memory within `claim_interval`, without a round trip."""
+
+    async def go() -> None:
+        clock = FakeClock()
+        prefix = fresh_prefix()
+        other = redis_pool(clock, prefix)
+        idle = redis_pool(clock, prefix, claim_interval=3600.0)
+        try:
+            assert await idle.claim_evicted() == []  # the first claim asks
+            stale = short_item(expires_at=T0 - timedelta(seconds=1))
+            await other.put(stale)  # reported as expired by the put, left unclaimed
+            assert await idle.claim_evicted() == []  # idle, within its interval
+            await idle.sweep()  # its own change: the next claim asks again
+            assert [e.item.id for e in await idle.claim_evicted()] == [stale.id]
+        finally:
+            await drop(other)
+            await idle.close()
 
     run(go())

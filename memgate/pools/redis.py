@@ -35,6 +35,7 @@ Redis Cluster: a cluster would need every key in one hash slot, e.g. a
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -308,6 +309,7 @@ class RedisShortPool:
         tombstone_ttl: timedelta = timedelta(days=1),
         clock: Clock = utcnow,
         max_in_flight: int = 32,
+        claim_interval: float = 1.0,
     ) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
@@ -324,6 +326,13 @@ class RedisShortPool:
         # wake on every release, which under a few thousand concurrent callers
         # starved the loop past the socket timeout.
         self._in_flight = asyncio.Semaphore(max_in_flight)
+        # The gateway asks for evictions after every write. This instance claims at
+        # once after its own puts, reads and sweeps (which may have evicted), and
+        # otherwise at most every `claim_interval` seconds (what other replicas left
+        # unclaimed): a long-term write does not pay a round trip to Redis.
+        self._claim_interval = claim_interval
+        self._dirty = True
+        self._next_claim = 0.0
         script = client.register_script
         self._put, self._remove, self._get = script(_PUT), script(_REMOVE), script(_GET)
         self._touch, self._sweep = script(_TOUCH), script(_SWEEP)
@@ -352,6 +361,7 @@ class RedisShortPool:
     # -- Pool ----------------------------------------------------------------------
 
     async def put(self, item: MemoryItem) -> None:
+        self._dirty = True
         if item.state is not MemoryState.TRANSIENT:
             await self.remove(item.id)
             return
@@ -377,6 +387,7 @@ class RedisShortPool:
     async def get(self, memory_id: str) -> MemoryItem | None:
         raw = await self._run(self._get, self._tomb, self._now(), memory_id)
         if raw is None:
+            self._dirty = True  # it may have been due: reported by the script
             return None
         item = MemoryItem.model_validate_json(raw)
         if self._sliding is None:
@@ -417,6 +428,7 @@ class RedisShortPool:
 
     async def sweep(self) -> None:
         """Move every due item out of the pool, reported as `ttl` (atomic: each once)."""
+        self._dirty = True
         now = self._now()
         while await self._run(self._sweep, self._tomb, now, SWEEP_LIMIT) >= SWEEP_LIMIT:
             pass
@@ -425,6 +437,10 @@ class RedisShortPool:
         """Items that left since anyone claimed them, each to one caller across every
         replica; entries whose claimer did not settle within the lease come back
         with `retried=True`."""
+        ticks = time.monotonic()
+        if not self._dirty and ticks < self._next_claim:
+            return []
+        self._dirty, self._next_claim = False, ticks + self._claim_interval
         now = self._clock()
         lease_end = _micros(now + self._lease)
         claimed: Claimed = []
