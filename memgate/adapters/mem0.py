@@ -28,6 +28,9 @@ What changes against plain mem0:
   longer served are deleted from mem0. Run it after reviews (a periodic job, or
   the review UI's hook); against a server it needs an admin key (it reads
   `GET /v1/log`).
+- `update` sends the new text through memgate first; approved, mem0's memory
+  takes it (and the replaced message is tombstoned); held, mem0 keeps the old
+  text until a reviewer approves and `sync()` runs; rejected, it keeps it.
 - `delete` tombstones the memgate message of a stored message too; deleting an
   extracted fact only removes it from mem0 (its messages stay in memgate).
 
@@ -66,6 +69,8 @@ SCOPE_KEY = "mem0_scope"
 INFER_KEY = "mem0_infer"
 METADATA_KEY = "mem0_metadata"
 ROLE_KEY = "mem0_role"
+REPLACES_KEY = "mem0_replaces"
+"""memgate metadata of an update: the mem0 memory it replaces once approved."""
 _SCOPES = ("user_id", "agent_id", "run_id")
 _LIST_ALL = 1000
 
@@ -91,6 +96,12 @@ def _messages(messages: Any) -> list[dict[str, Any]]:
     if isinstance(messages, list) and all(isinstance(m, Mapping) for m in messages):
         return [dict(m) for m in messages]
     raise TypeError("messages must be str, dict, or list[dict]")
+
+
+def _wider(top_k: Any) -> Any:
+    """Ask mem0 for more than wanted (some hits may no longer be served); a bad
+    value goes through as given, for mem0 to refuse."""
+    return top_k * 2 if isinstance(top_k, int) and not isinstance(top_k, bool) else top_k
 
 
 def _ids_of(hit: Mapping[str, Any]) -> list[str]:
@@ -327,7 +338,7 @@ class GuardedMemory:
         **kwargs: Any,
     ) -> dict[str, Any]:
         """mem0's `search`, keeping only what memgate serves this reader (recorded)."""
-        found = self.memory.search(query, top_k=top_k * 2, filters=filters, **kwargs)
+        found = self.memory.search(query, top_k=_wider(top_k), filters=filters, **kwargs)
         reader = self._reader(session_id, call_id)
         hits = list(found.get("results", []))
         return {**found, "results": self.guard.run(self._check(hits, reader, top_k))}
@@ -350,10 +361,69 @@ class GuardedMemory:
         call_id: str | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        found = self.memory.get_all(filters=filters, top_k=top_k * 2, **kwargs)
+        found = self.memory.get_all(filters=filters, top_k=_wider(top_k), **kwargs)
         reader = self._reader(session_id, call_id)
         hits = list(found.get("results", []))
         return {**found, "results": self.guard.run(self._check(hits, reader, top_k))}
+
+    # -- updates --------------------------------------------------------------------
+
+    def update(
+        self,
+        memory_id: str,
+        text: str,
+        *,
+        metadata: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        call_id: str | None = None,
+    ) -> dict[str, Any]:
+        """mem0's `update`, the new text through memgate first (a new message under
+        the memory's scope and role). Approved: mem0's memory takes memgate's text
+        and the replaced message is tombstoned. Held: mem0 keeps the old text until
+        a reviewer approves and `sync()` runs; rejected: it keeps the old text."""
+        hit = self.memory.get(memory_id)
+        if hit is None:
+            raise ValueError(f"Memory with id {memory_id} not found")
+        scope = {k: str(hit[k]) for k in _SCOPES if hit.get(k)}
+        role = str(hit.get("role") or "user")
+        session = session_id or self.session_id or scope.get("run_id")
+        write = MemoryWrite(
+            content=text,
+            namespace=self._namespace(scope),
+            source=self.source or source_of(role),
+            session_id=session,
+            agent_id=self.agent_id,
+            call_id=call_id,
+            metadata={
+                SCOPE_KEY: scope,
+                INFER_KEY: False,
+                ROLE_KEY: role,
+                REPLACES_KEY: memory_id,
+                **({METADATA_KEY: metadata} if metadata else {}),
+            },
+            target=Target.LONG,
+        )
+        admitted = self.guard.run(self.guard.admit(write, self._reader(session, call_id)))
+        status = admitted.status.model_dump(mode="json")
+        if admitted.item is None:
+            if self.strict:
+                raise MemoryHeld(admitted.receipt)
+            return {"message": f"update {status['state']}", "memgate": status}
+        self._replace(hit, admitted.item, metadata)
+        return {"message": "Memory updated successfully!", "memgate": status}
+
+    def _replace(
+        self, hit: Mapping[str, Any], item: MemoryItem, metadata: Mapping[str, Any] | None
+    ) -> None:
+        """mem0's memory `hit` takes the approved message `item`; the message it held
+        before (if one) is tombstoned."""
+        tags: dict[str, Any] = {**(metadata or {}), ID_KEY: item.id}
+        if IDS_KEY in (hit.get("metadata") or {}):
+            tags[IDS_KEY] = [item.id]
+        self.memory.update(str(hit["id"]), text=item.content, metadata=tags)
+        for old in _ids_of(hit):
+            if old != item.id and ((hit.get("metadata") or {}).get(ID_KEY) == old):
+                self.guard.run(self.guard.tombstone(old, actor=self._actor(), reason="mem0 update"))
 
     # -- deletes --------------------------------------------------------------------
 
@@ -407,6 +477,15 @@ class GuardedMemory:
             if frozen not in by_scope:
                 by_scope[frozen] = self._all(scope)
             present = [h for h in by_scope[frozen] if item.id in _ids_of(h)]
+            replaces = item.metadata.get(REPLACES_KEY)
+            if change.enters and not present and isinstance(replaces, str):
+                target = self.memory.get(replaces)
+                if target is not None:
+                    extra = item.metadata.get(METADATA_KEY)
+                    self._replace(target, item, extra if isinstance(extra, dict) else None)
+                    by_scope[frozen] = self._all(scope)
+                    report.added.append(item.id)
+                    continue
             if change.enters and not present:
                 role = str(item.metadata.get(ROLE_KEY) or "user")
                 extra = item.metadata.get(METADATA_KEY)

@@ -252,3 +252,30 @@ def test_strict_raises_for_held_messages(guarded: GuardedMemory) -> None:
         guarded.add([{"role": "assistant", "content": HOSTILE}], user_id="alice", infer=False)
     with pytest.raises(ValueError, match="user_id"):
         guarded.add("no scope at all")
+
+
+def test_update_passes_the_gate(guarded: GuardedMemory, gateway: SyncGateway) -> None:
+    done = guarded.add("I prefer metric units.", user_id="alice", infer=False)
+    mem0_id, first = done["results"][0]["id"], done["memgate"][0]["id"]
+
+    changed = guarded.update(mem0_id, "I prefer metric units, and Celsius.")
+    assert changed["memgate"]["state"] == "approved"
+    assert raw(guarded) == ["I prefer metric units, and Celsius."]
+    old = gateway.run(gateway.gateway.get_any(first))
+    assert old is not None and old.state is MemoryState.DELETED
+    hit = guarded.get(mem0_id)
+    assert hit is not None and hit["memory"] == "I prefer metric units, and Celsius."
+
+    refused = guarded.update(mem0_id, HOSTILE)
+    assert refused["memgate"]["state"] == "rejected"
+    assert raw(guarded) == ["I prefer metric units, and Celsius."]
+
+    held = guarded.update(mem0_id, f"Celsius, and my token is {TOKEN}")
+    assert held["memgate"]["state"] == "pending_review"
+    assert raw(guarded) == ["I prefer metric units, and Celsius."]
+    gateway.run(gateway.gateway.approve(held["memgate"]["id"], reviewer="rita"))
+    assert guarded.sync().added == [held["memgate"]["id"]]
+    (text,) = raw(guarded)
+    assert text.startswith("Celsius, and my token is [REDACTED:") and TOKEN not in text
+    hit = guarded.get(mem0_id)
+    assert hit is not None and hit["memory"] == text  # the same mem0 memory, replaced
