@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any, Protocol
 
-from memgate.domain.memory import MemoryItem
+from memgate.domain.memory import MemoryItem, MemoryState
 from memgate.domain.ports import PoolQuery
+from memgate.domain.types import Finding, Source
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -15,7 +18,27 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def matches(item: MemoryItem, query: PoolQuery) -> bool:
+class Filterable(Protocol):
+    """What `matches` reads of an item: a MemoryItem, or a pool's compact record
+    of one (the short-term pool filters before it rebuilds items)."""
+
+    @property
+    def namespace(self) -> tuple[str, ...]: ...
+    @property
+    def state(self) -> MemoryState: ...
+    @property
+    def source(self) -> Source: ...
+    @property
+    def findings(self) -> tuple[Finding, ...]: ...
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+
+def matches(item: Filterable, query: PoolQuery) -> bool:
     prefix = query.namespace_prefix
     if prefix and item.namespace[: len(prefix)] != prefix:
         return False

@@ -24,7 +24,8 @@ from typing import Any
 
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import Eviction, PoolQuery
-from memgate.pools.query import matches, page, text_matches, words
+from memgate.domain.types import Finding, Source
+from memgate.pools.query import matches, words
 
 Clock = Callable[[], datetime]
 
@@ -56,6 +57,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICRO = timedelta(microseconds=1)
 _HEX16 = re.compile(r"[0-9a-f]{16}")
 _FIELDS = frozenset(MemoryItem.model_fields)
+_ORDER = tuple(MemoryItem.model_fields)
+_new = object.__new__
+_set = object.__setattr__
 _SHARED = (
     "namespace",
     "pool",
@@ -107,7 +111,7 @@ class _Entry:
         "fingerprint",
         "id",
         "key",
-        "metadata",
+        "meta",
         "shared",
         "times",
     )
@@ -124,14 +128,41 @@ class _Entry:
     """Where the entry sits in the expiry heap: expires_at in microseconds when it
     was pushed (a sliding read moves `expires` on; the heap catches up lazily)."""
     shared: tuple[Any, ...]
-    metadata: dict[str, Any] | None
+    meta: dict[str, Any] | None
 
     def __lt__(self, other: _Entry) -> bool:
         return (self.due or 0) < (other.due or 0)
 
+    # What `memgate.pools.query.matches` reads (`Filterable`): a list or search
+    # filters and orders entries, and rebuilds only the page it returns.
     @property
     def namespace(self) -> tuple[str, ...]:
         return self.shared[0]  # type: ignore[no-any-return]
+
+    @property
+    def state(self) -> MemoryState:
+        return self.shared[2]  # type: ignore[no-any-return]
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return self.shared[5]  # type: ignore[no-any-return]
+
+    @property
+    def source(self) -> Source:
+        return self.shared[6]  # type: ignore[no-any-return]
+
+    @property
+    def session_id(self) -> str | None:
+        return self.shared[7]  # type: ignore[no-any-return]
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        return self.meta or {}
+
+    @property
+    def created_at(self) -> datetime:
+        times = self.times
+        return _unpack_time(times[0] if isinstance(times, tuple) else times)
 
     def item(self) -> MemoryItem:
         """The item, as it was put (validated then; rebuilt without validating again)."""
@@ -148,13 +179,21 @@ class _Entry:
             content=self.content,
             call_id=self.call_id,
             fingerprint=fp if isinstance(fp, str) else f"{fp:016x}",
-            metadata={} if self.metadata is None else self.metadata,
+            metadata={} if self.meta is None else self.meta,
             created_at=created,
             updated_at=updated,
             scanned_at=scanned,
             expires_at=None if self.expires is None else _unpack_time(self.expires),
         )
-        return MemoryItem.model_construct(set(_FIELDS), **fields)
+        # NOTE: what `MemoryItem.model_construct` does, without its per-field
+        # walk (about 10x the cost of a `get` here): the values were validated
+        # when the item was put, and are the model's own field values.
+        item = _new(MemoryItem)
+        _set(item, "__dict__", {name: fields[name] for name in _ORDER})  # as declared
+        _set(item, "__pydantic_fields_set__", set(_FIELDS))
+        _set(item, "__pydantic_extra__", None)
+        _set(item, "__pydantic_private__", None)
+        return item
 
 
 class ShortTermPool:
@@ -218,7 +257,7 @@ class ShortTermPool:
         entry.due = None
         if exp is not None:
             entry.due = entry.expires if isinstance(entry.expires, int) else _micros(exp)
-        entry.metadata = item.metadata or None
+        entry.meta = item.metadata or None
         shared = tuple(getattr(item, name) for name in _SHARED)
         try:
             kept = self._shared.get(shared)
@@ -233,7 +272,7 @@ class ShortTermPool:
 
     def _size(self, entry: _Entry) -> int:
         """`item_bytes` of the entry's item, from the entry."""
-        metadata = entry.metadata
+        metadata = entry.meta
         text = json.dumps(metadata, ensure_ascii=False, default=str) if metadata else ""
         content = entry.content
         return (
@@ -357,35 +396,42 @@ class ShortTermPool:
         newest = max(keyed, key=lambda i: (i.updated_at, i.id))
         return await self.get(newest.id)
 
-    def _candidates(self, query: PoolQuery) -> Items:
+    def _candidates(self, query: PoolQuery) -> list[_Entry]:
         self.expire()
         prefix = query.namespace_prefix
-        found: Items = []
+        found: list[_Entry] = []
         for namespace, space in self._spaces.items():
             if namespace[: len(prefix)] != prefix:
                 continue
-            found.extend(i for i in (e.item() for e in space.values()) if matches(i, query))
+            found.extend(e for e in space.values() if matches(e, query))
         return found
 
-    async def list(self, query: PoolQuery) -> Items:
-        return page(self._candidates(query), query)
+    @staticmethod
+    def _page(entries: list[_Entry], query: PoolQuery) -> Items:
+        """`page` over entries: ordered and cut first, only the page rebuilt."""
+        ordered = sorted(
+            entries, key=lambda e: (e.created_at, e.id), reverse=not query.oldest_first
+        )
+        return [e.item() for e in ordered[query.offset : query.offset + query.limit]]
 
-    def _word_set(self, item: MemoryItem) -> frozenset[str]:
-        """The item's words, computed once per content (search is per query, not per item)."""
-        cached = self._words.get(item.id)
-        if cached is not None and cached[0] is item.content:
+    async def list(self, query: PoolQuery) -> Items:
+        return self._page(self._candidates(query), query)
+
+    def _word_set(self, entry: _Entry) -> frozenset[str]:
+        """The entry's words, computed once per content (search is per query, not per item)."""
+        cached = self._words.get(entry.id)
+        if cached is not None and cached[0] is entry.content:
             return cached[1]
-        found = frozenset(words(item.content))
-        self._words[item.id] = (item.content, found)
+        found = frozenset(words(entry.content))
+        self._words[entry.id] = (entry.content, found)
         return found
 
     async def search(self, query: PoolQuery) -> Items:
-        if not query.text:
-            return page(self._candidates(query), query)
-        return page(
-            [i for i in self._candidates(query) if text_matches(i, query.text, self._word_set(i))],
-            query,
-        )
+        candidates = self._candidates(query)
+        if query.text:
+            wanted = words(query.text)
+            candidates = [e for e in candidates if all(w in self._word_set(e) for w in wanted)]
+        return self._page(candidates, query)
 
     def expire(self) -> None:
         """Drop every item whose time has come (they are collected as evicted)."""
