@@ -357,6 +357,10 @@ class MemgateVectorStore(BasePydanticVectorStore):
         self._guard.run(self._tombstone_where(lambda _: True, "llamaindex clear"))
         self.inner.clear()
 
+    def persist(self, persist_path: str, fs: Any | None = None) -> None:
+        """Persist the inner store (memgate persists itself)."""
+        self.inner.persist(persist_path, fs=fs)
+
     # -- sync -----------------------------------------------------------------------
 
     def sync(self) -> SyncReport:

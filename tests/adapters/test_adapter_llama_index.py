@@ -191,3 +191,12 @@ def test_chat_memory_flushed_to_a_vector_block_passes_the_gate(
     (served,) = gateway.run(gateway.gateway.search(("llamaindex",)))
     assert inner_ids(store) == {served.key}
     assert served.session_id == "chat-1" and "chat-1" in readers_of(gateway, served.id)
+
+
+def test_persisting_the_index_persists_the_inner_store(
+    store: MemgateVectorStore, tmp_path: Path
+) -> None:
+    index = index_over(store, [TextNode(text="I prefer metric units.")])
+    index.storage_context.persist(persist_dir=str(tmp_path / "index"))
+    again = SimpleVectorStore.from_persist_dir(str(tmp_path / "index"))
+    assert set(again.data.embedding_dict) == inner_ids(store)
