@@ -10,7 +10,8 @@ import asyncio
 import psycopg
 import pytest
 
-from memgate.domain.events import Op
+from memgate.domain.events import Op, VerifyResult
+from memgate.domain.ports import ReadRecord
 from memgate.errors import StorageError
 from memgate.log.integrity import Signer, signature_ok
 from memgate.store.postgres import PostgresStore, migrations
@@ -261,3 +262,42 @@ def test_commit_listeners_hear_other_replicas(postgres: PgServer) -> None:  # no
             await listening.close()
 
     run(go())
+
+
+def test_reads_are_chained_and_edits_to_them_are_named(postgres: PgServer) -> None:  # noqa: F811
+    url = postgres.fresh_url()
+    at = long_item().created_at
+
+    async def record(n: int, start: int) -> None:
+        store = await PostgresStore.open(url, KEY)
+        try:
+            reads = [
+                ReadRecord(memory_id=f"m{i}", at=at, session_id=f"s{i}")
+                for i in range(start, start + n)
+            ]
+            await store.record_reads(reads)
+            await store.flush()
+        finally:
+            await store.close()
+
+    async def verify() -> VerifyResult:
+        store = await PostgresStore.open(url, KEY)
+        try:
+            return await store.verify()
+        finally:
+            await store.close()
+
+    run(record(3, 0))
+    result = run(verify())
+    assert result.ok and result.reads_checked == 3
+    postgres.execute(url, "DELETE FROM reads WHERE seq = 2")
+    kinds = {(d.table, d.id, d.kind) for d in run(verify()).divergences}
+    assert ("reads", "3", "read_chain") in kinds
+    # a read inserted by hand never makes later commits fail; verify names it
+    postgres.execute(
+        url, "INSERT INTO reads (seq, memory_id, at, mac) VALUES (100, 'x', 'now', 'forged')"
+    )
+    run(record(1, 10))
+    result = run(verify())
+    assert not result.ok
+    assert ("reads", "100", "read_chain") in {(d.table, d.id, d.kind) for d in result.divergences}
