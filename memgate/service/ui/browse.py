@@ -38,32 +38,43 @@ log only (rejected at write, expired or deleted short-term ones)."""
 LOG_ONLY = frozenset({PoolName.NONE, PoolName.SHORT})
 
 
-async def _log_only(gw: Gateway) -> list[MemoryItem]:
-    """Memories no pool holds any more (or ever held), from the latest events:
-    a write rejected at the door, a short-term memory that expired or was
-    deleted. Their last event carries the item as it ended."""
-    head = (await gw.store.checkpoint()).seq
-    last: dict[str, MemoryItem] = {}
-    after = max(0, head - LOG_WINDOW)
-    while after < head:
-        records = await gw.store.records(after_seq=after, limit=1000)
-        if not records:
-            break
-        for record in records:
-            item = record.event.item
-            if item is not None:
-                last[item.id] = item
-        after = records[-1].seq
-    return [
-        item
-        for item in last.values()
-        if item.pool in LOG_ONLY
-        and item.state is not MemoryState.TRANSIENT  # live ones: the short pool has them
-    ]
+class LogTail:
+    """Memories no pool holds any more (or ever held), from the latest events: a
+    write rejected at the door, a short-term memory that expired or was deleted
+    (their last event carries the item as it ended). Kept per app and read on
+    from where the last page stopped, so a page reads only the new events."""
+
+    def __init__(self) -> None:
+        self.seq = 0
+        self.last: dict[str, tuple[int, MemoryItem]] = {}
+
+    async def items(self, gw: Gateway) -> list[MemoryItem]:
+        head = (await gw.store.checkpoint()).seq
+        if head < self.seq:  # another log (a test's fresh store): start again
+            self.seq, self.last = 0, {}
+        after = max(self.seq, head - LOG_WINDOW)
+        while after < head:
+            records = await gw.store.records(after_seq=after, limit=1000)
+            if not records:
+                break
+            for record in records:
+                item = record.event.item
+                if item is not None:
+                    self.last[item.id] = (record.seq, item)
+            after = records[-1].seq
+        self.seq = max(self.seq, after)
+        floor = head - LOG_WINDOW
+        self.last = {k: v for k, v in self.last.items() if v[0] > floor}
+        return [
+            item
+            for _, item in self.last.values()
+            if item.pool in LOG_ONLY
+            and item.state is not MemoryState.TRANSIENT  # live ones: the short pool has them
+        ]
 
 
 async def _page(
-    gw: Gateway, prefixes: list[tuple[str, ...]], query: PoolQuery, offset: int
+    gw: Gateway, tail: LogTail, prefixes: list[tuple[str, ...]], query: PoolQuery, offset: int
 ) -> list[MemoryItem]:
     """One page inside the key's scopes, newest first, from the long-term store,
     the short-term pool and the log-only memories, merged (each source asked for
@@ -77,7 +88,7 @@ async def _page(
         if query.states is None or MemoryState.TRANSIENT in query.states:
             batches.append(await gw.short.search(scoped))
         if query.states is None or query.states & LOG_STATES:
-            ended = await _log_only(gw) if ended is None else ended
+            ended = await tail.items(gw) if ended is None else ended
             batches.append(
                 [i for i in ended if matches(i, scoped) and text_matches(i, scoped.text)]
             )
@@ -89,6 +100,8 @@ async def _page(
 
 
 def add_browse_routes(router: APIRouter, ui: UI) -> None:
+    tail = LogTail()
+
     @router.get("/memories", name="ui_memories")
     async def memories(
         request: Request,
@@ -108,7 +121,7 @@ def add_browse_routes(router: APIRouter, ui: UI) -> None:
         prefix = tuple(label for label in namespace.strip().split("/") if label)
         query = PoolQuery(text=q.strip() or None, states=STATES[state], source=src, limit=PAGE)
         gw = gateway(request)
-        page = await _page(gw, session.principal.prefixes(prefix), query, offset)
+        page = await _page(gw, tail, session.principal.prefixes(prefix), query, offset)
         rows = []
         for item in page:
             shape = structured(item.content)
