@@ -83,6 +83,13 @@ _SHARED_KEPT = 4096
 over; entries keep theirs)."""
 
 
+def _template(shared: tuple[Any, ...]) -> dict[str, Any]:
+    """Every field of the model in declaration order: the shared values, and None
+    where each item has its own."""
+    values = dict(zip(_SHARED, shared, strict=True))
+    return {name: values.get(name) for name in _ORDER}
+
+
 def _micros(moment: datetime) -> int:
     return (moment - _EPOCH) // _MICRO
 
@@ -127,7 +134,9 @@ class _Entry:
     due: int | None
     """Where the entry sits in the expiry heap: expires_at in microseconds when it
     was pushed (a sliding read moves `expires` on; the heap catches up lazily)."""
-    shared: tuple[Any, ...]
+    shared: dict[str, Any]
+    """The item's fields in declaration order, shared with the other items of
+    the same combination (its own fields are placeholders there)."""
     meta: dict[str, Any] | None
 
     def __lt__(self, other: _Entry) -> bool:
@@ -137,23 +146,23 @@ class _Entry:
     # filters and orders entries, and rebuilds only the page it returns.
     @property
     def namespace(self) -> tuple[str, ...]:
-        return self.shared[0]  # type: ignore[no-any-return]
+        return self.shared["namespace"]  # type: ignore[no-any-return]
 
     @property
     def state(self) -> MemoryState:
-        return self.shared[2]  # type: ignore[no-any-return]
+        return self.shared["state"]  # type: ignore[no-any-return]
 
     @property
     def findings(self) -> tuple[Finding, ...]:
-        return self.shared[5]  # type: ignore[no-any-return]
+        return self.shared["findings"]  # type: ignore[no-any-return]
 
     @property
     def source(self) -> Source:
-        return self.shared[6]  # type: ignore[no-any-return]
+        return self.shared["source"]  # type: ignore[no-any-return]
 
     @property
     def session_id(self) -> str | None:
-        return self.shared[7]  # type: ignore[no-any-return]
+        return self.shared["session_id"]  # type: ignore[no-any-return]
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -171,25 +180,23 @@ class _Entry:
             created, updated, scanned = (_unpack_time(t) for t in times)
         else:
             created = updated = scanned = _unpack_time(times)
-        fields = dict(zip(_SHARED, self.shared, strict=True))
+        fields = self.shared.copy()  # declaration order: the model's own
         fp = self.fingerprint
-        fields.update(
-            id=self.id,
-            key=self.key,
-            content=self.content,
-            call_id=self.call_id,
-            fingerprint=fp if isinstance(fp, str) else f"{fp:016x}",
-            metadata={} if self.meta is None else self.meta,
-            created_at=created,
-            updated_at=updated,
-            scanned_at=scanned,
-            expires_at=None if self.expires is None else _unpack_time(self.expires),
-        )
+        fields["id"] = self.id
+        fields["key"] = self.key
+        fields["content"] = self.content
+        fields["call_id"] = self.call_id
+        fields["fingerprint"] = fp if isinstance(fp, str) else f"{fp:016x}"
+        fields["metadata"] = {} if self.meta is None else self.meta
+        fields["created_at"] = created
+        fields["updated_at"] = updated
+        fields["scanned_at"] = scanned
+        fields["expires_at"] = None if self.expires is None else _unpack_time(self.expires)
         # NOTE: what `MemoryItem.model_construct` does, without its per-field
         # walk (about 10x the cost of a `get` here): the values were validated
         # when the item was put, and are the model's own field values.
         item = _new(MemoryItem)
-        _set(item, "__dict__", {name: fields[name] for name in _ORDER})  # as declared
+        _set(item, "__dict__", fields)
         _set(item, "__pydantic_fields_set__", set(_FIELDS))
         _set(item, "__pydantic_extra__", None)
         _set(item, "__pydantic_private__", None)
@@ -224,7 +231,7 @@ class ShortTermPool:
         """Entries with an expiry, by `due` (stale ones are skipped when popped)."""
         self._puts: deque[_Entry] = deque()
         """Entries oldest put first (stale ones are skipped)."""
-        self._shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._shared: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._evicted: Evictions = []
         self._words: dict[str, tuple[str, frozenset[str]]] = {}
         self._bytes = 0
@@ -261,13 +268,14 @@ class ShortTermPool:
         shared = tuple(getattr(item, name) for name in _SHARED)
         try:
             kept = self._shared.get(shared)
+        except TypeError:  # an unhashable value: this item keeps its own
+            entry.shared = _template(shared)
+        else:
             if kept is None:
                 if len(self._shared) >= _SHARED_KEPT:
                     self._shared.clear()
-                self._shared[shared] = kept = shared
-        except TypeError:  # an unhashable value: this item keeps its own
-            kept = shared
-        entry.shared = kept
+                self._shared[shared] = kept = _template(shared)
+            entry.shared = kept
         return entry
 
     def _size(self, entry: _Entry) -> int:
@@ -279,7 +287,7 @@ class ShortTermPool:
             ITEM_OVERHEAD_BYTES
             + (len(content) if content.isascii() else len(content.encode("utf-8", "surrogatepass")))
             + len(text.encode("utf-8", "surrogatepass"))
-            + FINDING_BYTES * len(entry.shared[5])
+            + FINDING_BYTES * len(entry.shared["findings"])
         )
 
     def _live(self, entry: _Entry) -> bool:
@@ -472,6 +480,13 @@ class ShortTermPool:
 
     async def settle_evicted(self, evictions: Sequence[Eviction]) -> None:
         """Nothing to settle: a drained eviction is gone from the pool already."""
+
+    async def lost(self) -> bool:
+        """Never: this pool lives and dies with its process (a restart restores it)."""
+        return False
+
+    async def filled(self) -> None:
+        """Nothing to remember."""
 
     async def close(self) -> None:
         """Nothing to release (the items' durable copies are in the store)."""
