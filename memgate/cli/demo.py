@@ -26,6 +26,7 @@ from rich.console import Console
 
 from memgate.bootstrap import open_gateway
 from memgate.cli.options import USAGE_ERROR, fail
+from memgate.cli.options import console as shell_console
 from memgate.cli.render import print_investigation, print_plan
 from memgate.domain.events import Op
 from memgate.domain.graph import InvestigationStatus
@@ -244,7 +245,7 @@ def demo(
     Example:
       memgate demo
     """
-    console = Console()
+    console = shell_console()
     steps = Steps(console, quiet=as_json)
     workdir = data_dir or Path(tempfile.mkdtemp(prefix="memgate-demo-"))
     if data_dir is not None and data_dir.exists() and any(data_dir.iterdir()):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -13,7 +14,6 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from memgate.cli.audit import (
     checkpoint_local,
@@ -23,19 +23,22 @@ from memgate.cli.audit import (
 )
 from memgate.cli.backend import Backend, backend
 from memgate.cli.options import (
+    EXIT_FAILED,
     USAGE_ERROR,
     DataDirOpt,
     JsonOpt,
     KeyOpt,
     Target,
     UrlOpt,
+    console,
     emit_json,
-    err_console,
     fail,
     reported,
 )
+from memgate.cli.progress import ProgressOpt, activity
 from memgate.cli.render import (
     ANSWERED,
+    DIFF_ROWS,
     print_investigation,
     print_plan,
     print_verify,
@@ -44,7 +47,7 @@ from memgate.cli.render import (
 from memgate.client import MemgateClient
 from memgate.client._calls import labels
 from memgate.domain.events import Checkpoint, VerifyResult
-from memgate.domain.graph import Investigation
+from memgate.domain.graph import Investigation, InvestigationStatus
 from memgate.domain.rollback import RollbackScope
 from memgate.domain.types import Source
 
@@ -71,6 +74,12 @@ def parse_point(text: str) -> int | datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+CONFIRMATION_NEEDS_A_TERMINAL = (
+    "not applied: {n} change(s) wait for a confirmation, and there is no terminal to"
+    " ask on; pass --yes to apply without asking (or --dry-run to only show the diff)"
+)
+
+
 def rollback(
     to: Annotated[str, typer.Option("--to", help="Sequence number or ISO time to return to.")],
     reason: Annotated[
@@ -85,7 +94,19 @@ def rollback(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the diff, change nothing.")] = (
         False
     ),
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes", "-y", help="Apply without asking (needed when there is no terminal)."
+        ),
+    ] = False,
+    limit: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Rows of the diff to print; the rest are counted (0: all; --json: all)."
+        ),
+    ] = DIFF_ROWS,
+    progress: ProgressOpt = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
@@ -93,53 +114,61 @@ def rollback(
 ) -> None:
     """Return the store (or a scope of it) to a point in time.
 
-    Shows the diff first, then asks; nothing is deleted: compensating events are
-    appended, so a rollback is itself audited and can be undone.
+    Shows the diff first (its first --limit rows), then asks; nothing is deleted:
+    compensating events are appended, so a rollback is itself audited and can be
+    undone. Without a terminal to ask on (a script, CI) it applies only with
+    --yes, else exits 3 and says so.
+
+    Exit 0 applied (or nothing to do, or --dry-run), 1 declined at the prompt or
+    refused, 3 usage error or no terminal to confirm on without --yes.
 
     Examples:
       memgate rollback --to 41 --dry-run
+      memgate rollback --to 41 --dry-run --limit 0
       memgate rollback --to 2026-11-30T09:15:00Z --namespace acme --reason "poisoned page" --yes
     """
     point = parse_point(to)
-    scope = RollbackScope(
-        namespace_prefix=labels(namespace),
-        source=source,
-        session_id=session,
-        memory_id=memory,
-    )
-    console = Console(stderr=as_json)
+    if namespace is not None and not labels(namespace):
+        # An empty prefix would widen the scope to every namespace.
+        fail("--namespace needs at least one label, e.g. acme or acme/u1", USAGE_ERROR)
+    with reported():
+        scope = RollbackScope(
+            namespace_prefix=labels(namespace),
+            source=source,
+            session_id=session,
+            memory_id=memory,
+        )
+    out = console(stderr=as_json)
     with reported(), backend(Target.of(data_dir, url, key), graph=True) as b:
-        plan = b.rollback(to=point, reason=reason, scope=scope, dry_run=True)
+        with activity("computing the rollback plan", show=progress):
+            plan = b.rollback(to=point, reason=reason, scope=scope, dry_run=True)
         if dry_run or not plan.changes:
             if as_json:
                 emit_json(plan)
             else:
-                print_plan(console, plan)
+                print_plan(out, plan, limit=limit)
                 if not plan.changes:
-                    console.print("nothing to roll back")
+                    out.print("nothing to roll back")
             return
         if not as_json:
-            print_plan(console, plan)
-        if not yes and not typer.confirm(
-            f"Apply this rollback ({len(plan.changes)} change(s))?", err=True
-        ):
-            err_console().print("not applied")
-            raise typer.Exit(1)
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TimeElapsedColumn(),
-            console=err_console(),
-            transient=as_json,
-        ) as progress:
-            task = progress.add_task(f"rolling back {len(plan.changes)} change(s)", total=1)
+            print_plan(out, plan, limit=limit)
+        if not yes:
+            if not sys.stdin.isatty():
+                fail(
+                    CONFIRMATION_NEEDS_A_TERMINAL.format(n=len(plan.changes)),
+                    USAGE_ERROR,
+                    "confirmation_required",
+                    changes=len(plan.changes),
+                )
+            if not typer.confirm(f"Apply this rollback ({len(plan.changes)} change(s))?", err=True):
+                fail("not applied", EXIT_FAILED, "declined")
+        with activity(f"rolling back {len(plan.changes)} change(s)", show=progress):
             applied = b.rollback(to=point, reason=reason, scope=scope, dry_run=False)
-            progress.update(task, completed=1)
     if as_json:
         emit_json(applied)
     else:
-        print_plan(console, applied)
+        # The diff was printed above: the applied plan's summary only.
+        print_plan(out, applied, diff=False)
 
 
 @log_app.command("verify")
@@ -156,6 +185,7 @@ def log_verify(
             " read access: needs --checkpoint; no log key.",
         ),
     ] = None,
+    progress: ProgressOpt = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
@@ -180,7 +210,7 @@ def log_verify(
     """
     saved = _load_checkpoint(checkpoint) if checkpoint is not None else None
     target = Target.of(data_dir, url, key)
-    with reported():
+    with reported(), activity("verifying the log", show=progress):
         if public_key is not None:
             if saved is None:
                 fail("--public-key needs --checkpoint (the signed point to check)", USAGE_ERROR)
@@ -198,7 +228,7 @@ def log_verify(
     if as_json:
         emit_json(result)
     else:
-        _print_verify(Console(), result)
+        _print_verify(console(), result)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -270,7 +300,7 @@ def log_checkpoint(
     if as_json or out is None:
         typer.echo(text)
     else:
-        Console().print(f"checkpoint at seq {point.seq} ({point.count} events) written to {out}")
+        console().print(f"checkpoint at seq {point.seq} ({point.count} events) written to {out}")
 
 
 @log_app.command("tail")
@@ -289,7 +319,7 @@ def log_tail(
     Example:
       memgate log tail -n 50
     """
-    console = Console()
+    shown = console()
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         head = b.checkpoint().seq
         after = max(0, head - lines)
@@ -301,22 +331,36 @@ def log_tail(
                     for record in page.records:
                         typer.echo(record.model_dump_json())
                 else:
-                    console.print(records_table(page.records))
+                    shown.print(records_table(page.records))
             if not follow:
                 return
             if page.next_after_seq is None:
                 time.sleep(1.0)
 
 
-def _investigate(target: Target, ask: Callable[[Backend], Investigation], as_json: bool) -> None:
-    """Ask the graph one question and print the answer; exit 0 when it answered."""
+def _investigate(
+    target: Target,
+    ask: Callable[[Backend], Investigation],
+    as_json: bool,
+    *,
+    unknown_is_an_answer: bool = False,
+) -> None:
+    """Ask the graph one question and print the answer; exit 0 when it answered,
+    3 for an invalid subject, 1 when it could not answer. `unknown_is_an_answer`:
+    a subject the graph does not know is an answer too (a fingerprint no memory
+    contains was not exposed), where an unknown memory id is most likely a typo."""
     with reported(), backend(target, graph=True) as b:
         found = ask(b)
     if as_json:
         emit_json(found)
     else:
-        print_investigation(Console(), found)
-    raise typer.Exit(0 if found.status in ANSWERED else 1)
+        print_investigation(console(), found)
+    answered = found.status in ANSWERED or (
+        unknown_is_an_answer and found.status is InvestigationStatus.UNKNOWN_MEMORY
+    )
+    if answered:
+        raise typer.Exit(0)
+    raise typer.Exit(USAGE_ERROR if found.status is InvestigationStatus.INVALID_INPUT else 1)
 
 
 @investigate_app.command("readers")
@@ -330,10 +374,11 @@ def investigate_readers(
     """Which sessions and calls read this memory.
 
     Example:
-      memgate investigate readers 01J9Z...
+      memgate investigate readers m_01JDQ8Z6V2T4K9N3B7C5X1W0YR
 
-    Exit 0 when the graph answered (even with nothing found), 1 when it could not
-    or is behind the log on this memory (`graph_behind`: the gap is printed).
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not,
+    does not know the memory, or is behind the log on it (`graph_behind`: the gap
+    is printed); 3 for a malformed id.
     """
     _investigate(Target.of(data_dir, url, key), lambda b: b.readers(memory_id), as_json)
 
@@ -350,9 +395,10 @@ def investigate_blast_radius(
     """Memories derived from this one, or written by sessions after they read it.
 
     Example:
-      memgate investigate blast-radius 01J9Z... --depth 2
+      memgate investigate blast-radius m_01JDQ8Z6V2T4K9N3B7C5X1W0YR --depth 2
 
-    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not
+    or does not know the memory, 3 for a malformed id or depth.
     """
     _investigate(Target.of(data_dir, url, key), lambda b: b.blast_radius(memory_id, depth), as_json)
 
@@ -368,9 +414,10 @@ def investigate_provenance(
     """Where this memory came from: source, session, call, what it derives from.
 
     Example:
-      memgate investigate provenance 01J9Z...
+      memgate investigate provenance m_01JDQ8Z6V2T4K9N3B7C5X1W0YR
 
-    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    Exit 0 when the graph answered (even with nothing found), 1 when it could not
+    or does not know the memory, 3 for a malformed id.
     """
     _investigate(Target.of(data_dir, url, key), lambda b: b.provenance(memory_id), as_json)
 
@@ -385,16 +432,27 @@ def investigate_exposure(
 ) -> None:
     """Memories that contain this fingerprint, and the calls that read them.
 
-    Example:
-      memgate investigate exposure 3f9a...
+    The fingerprint is a content fingerprint (`memgate get ID --json`: fingerprint)
+    or a secret's keyed fingerprint (the last part of [REDACTED:rule:fingerprint]).
 
-    Exit 0 when the graph answered (even with nothing found), 1 when it could not.
+    Example:
+      memgate investigate exposure 9f2c4e1a7b3d5f60
+
+    Exit 0 when the graph answered, also when no memory contains the fingerprint
+    (status unknown_memory: nothing was exposed); 1 when it could not answer or is
+    behind the log (graph_behind); 3 for a malformed fingerprint.
     """
-    _investigate(Target.of(data_dir, url, key), lambda b: b.exposure(fingerprint), as_json)
+    _investigate(
+        Target.of(data_dir, url, key),
+        lambda b: b.exposure(fingerprint),
+        as_json,
+        unknown_is_an_answer=True,
+    )
 
 
 @graph_app.command("rebuild")
 def graph_rebuild(
+    progress: ProgressOpt = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
@@ -409,7 +467,8 @@ def graph_rebuild(
     """
     with reported(), backend(Target.of(data_dir, url, key), graph=True) as b:
         started = time.perf_counter()
-        report = b.rebuild_graph_report()
+        with activity("rebuilding the graph from the log", show=progress):
+            report = b.rebuild_graph_report()
         seconds = time.perf_counter() - started
     count = report.events
     if as_json:
@@ -425,12 +484,12 @@ def graph_rebuild(
             )
         )
     else:
-        console = Console()
-        console.print(f"graph rebuilt: {count} events projected in {seconds:.2f} s")
+        out = console()
+        out.print(f"graph rebuilt: {count} events projected in {seconds:.2f} s")
         if report.set_aside:
-            console.print(
+            out.print(
                 f"[yellow]{report.set_aside} row(s) set aside[/] (the graph could not take them;"
                 " investigations of their memories answer graph_behind):"
             )
             for r in report.set_aside_rows:
-                console.print(f"  {r.kind} {r.seq}: {r.reason}", highlight=False)
+                out.print(f"  {r.kind} {r.seq}: {r.reason}", highlight=False)

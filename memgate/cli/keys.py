@@ -5,10 +5,18 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from memgate.cli.backend import backend
-from memgate.cli.options import DataDirOpt, JsonOpt, KeyOpt, Target, UrlOpt, emit_json, reported
+from memgate.cli.options import (
+    DataDirOpt,
+    JsonOpt,
+    KeyOpt,
+    Target,
+    UrlOpt,
+    console,
+    emit_json,
+    reported,
+)
 from memgate.cli.render import keys_table
 from memgate.domain import Source
 from memgate.service.keys import Role
@@ -92,11 +100,11 @@ def create(
     if as_json:
         emit_json({**created.info.model_dump(mode="json"), "key": created.key})
         return
-    console = Console()
-    console.print(f"created {created.info.id} ({created.info.role}) for {created.info.name}")
-    console.print(f"sources: {', '.join(created.info.sources) or '-'}")
-    console.print(f"guard roles: {', '.join(created.info.guard_roles) or '-'}")
-    console.print(f"key (shown once): [bold]{created.key}[/]", highlight=False, soft_wrap=True)
+    shown = console()
+    shown.print(f"created {created.info.id} ({created.info.role}) for {created.info.name}")
+    shown.print(f"sources: {', '.join(created.info.sources) or '-'}")
+    shown.print(f"guard roles: {', '.join(created.info.guard_roles) or '-'}")
+    shown.print(f"key (shown once): [bold]{created.key}[/]", highlight=False, soft_wrap=True)
 
 
 @app.command("list")
@@ -116,7 +124,7 @@ def list_keys(
     if as_json:
         emit_json(keys)
     else:
-        Console().print(keys_table(keys))
+        console().print(keys_table(keys))
 
 
 @app.command("sources")
@@ -147,7 +155,7 @@ def set_sources(
     if as_json:
         emit_json(changed)
     else:
-        Console().print(f"{changed.id} declares: {', '.join(changed.sources) or '-'}")
+        console().print(f"{changed.id} declares: {', '.join(changed.sources) or '-'}")
 
 
 @app.command("guard-roles")
@@ -177,7 +185,7 @@ def set_guard_roles(
     if as_json:
         emit_json(changed)
     else:
-        Console().print(f"{changed.id} acts as: {', '.join(changed.guard_roles) or '-'}")
+        console().print(f"{changed.id} acts as: {', '.join(changed.guard_roles) or '-'}")
 
 
 @app.command("revoke")
@@ -198,4 +206,4 @@ def revoke(
     if as_json:
         emit_json({"id": key_id, "revoked": True})
     else:
-        Console().print(f"revoked {key_id}")
+        console().print(f"revoked {key_id}")

@@ -5,28 +5,73 @@ from __future__ import annotations
 
 import json
 import sys
+from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+import memgate
 from memgate.cli import demo, guard, incident, keys, memories, notify, review, serve
-from memgate.cli.options import USAGE_ERROR, fail
+from memgate.cli.options import (
+    EXIT_FAILED,
+    EXIT_HELP,
+    EXIT_INTERRUPTED,
+    USAGE_ERROR,
+    JsonOpt,
+    console,
+    emit_json,
+    error_json,
+    fail,
+    json_requested,
+    plain_flags_in_help,
+    reset_output_mode,
+)
 from memgate.domain import Decision, ScanReport, Source
 from memgate.errors import MemgateError
 from memgate.scanning.examples import expand
 from memgate.scanning.rules import load_rules
 from memgate.trust import Inspector
 
+plain_flags_in_help()
 app = typer.Typer(
-    help="memgate: customs for agent memory.",
+    help=f"memgate: customs for agent memory.\n\n{EXIT_HELP}",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
 rules_app = typer.Typer(help="Work with detection rules.", no_args_is_help=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"memgate {version()}")
+        raise typer.Exit(0)
+
+
+def version() -> str:
+    """The installed distribution's version (the package's own when run from a
+    source tree that was never installed)."""
+    try:
+        return metadata.version("memgate-customs")
+    except metadata.PackageNotFoundError:
+        return memgate.__version__
+
+
+@app.callback()
+def root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """memgate: customs for agent memory."""
+    reset_output_mode()
+
 
 RUN, MEMORIES, INCIDENT, ADMIN, SCANNING = "Run", "Memories", "Incident", "Admin", "Scanning"
 app.command(rich_help_panel=RUN)(serve.serve)
@@ -91,7 +136,7 @@ def scan(
         typer.Option(help='JSON Lines input: one {"id", "text", "source"?} object a line.'),
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Write JSON Lines results here.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOpt = False,
     table: Annotated[bool, typer.Option(help="With --jsonl: print a verdict table.")] = False,
     rules: Annotated[
         list[Path] | None, typer.Option(help="Rules file or directory (repeatable).")
@@ -100,7 +145,9 @@ def scan(
 ) -> None:
     """Scan content and print the verdict.
 
-    Exit code: 0 approve, 1 review, 2 reject, 3 usage error.
+    Exit code: 0 approve, 1 review, 2 reject, 3 usage error. With --jsonl, a bad
+    line is reported (with its line number, on stderr) and skipped, the others are
+    scanned; the exit code is then 3 if any line was bad, else 0.
 
     Examples:
       memgate scan note.md --source web
@@ -119,7 +166,7 @@ def scan(
         payload["rules_version"] = report.rules_version
         typer.echo(json.dumps(payload, ensure_ascii=False))
     else:
-        _print_report(Console(), text, report)
+        _print_report(console(), text, report)
     raise typer.Exit(EXIT_CODES[report.decision])
 
 
@@ -139,31 +186,41 @@ def _read_input(file: str | None) -> str:
 
 def _scan_jsonl(inspector: Inspector, path: Path, out: Path | None, table: bool) -> None:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}", USAGE_ERROR)
     results: list[tuple[str, Source, ScanReport]] = []
+    bad: list[str] = []
+    errors = console(stderr=True)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             item = json.loads(line)
+            if not isinstance(item, dict):
+                raise TypeError("a line must be a JSON object")
             text = item["text"]
             if not isinstance(text, str):
                 raise TypeError("text must be a string")
             source = Source(item.get("source") or Source.TOOL)
             item_id = str(item.get("id", number))
         except (ValueError, KeyError, TypeError) as exc:
-            fail(f"{path}:{number}: bad record: {exc}", USAGE_ERROR)
+            # One bad line never costs the rest of the batch: named, skipped.
+            reason = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+            bad.append(f"{path}:{number}: bad record: {reason}")
+            errors.print(f"[red]error:[/red] {bad[-1]}", highlight=False, soft_wrap=True)
+            continue
         results.append((item_id, source, inspector.inspect(text, source)))
     if table:
-        _print_table(Console(), results)
-        if out is None:
-            return
-    sink: TextIO
-    with open(out, "w", encoding="utf-8") if out is not None else _stdout() as sink:
-        for item_id, _, report in results:
-            sink.write(json.dumps(report_json(item_id, report), ensure_ascii=False) + "\n")
+        _print_table(console(), results)
+    if out is not None or not table:
+        sink: TextIO
+        with open(out, "w", encoding="utf-8") if out is not None else _stdout() as sink:
+            for item_id, _, report in results:
+                sink.write(json.dumps(report_json(item_id, report), ensure_ascii=False) + "\n")
+    if bad:
+        errors.print(f"{len(bad)} bad line(s) skipped, {len(results)} scanned", highlight=False)
+        raise typer.Exit(USAGE_ERROR)
 
 
 class _stdout:
@@ -238,19 +295,23 @@ def rules_test(
     path: Annotated[
         list[Path] | None, typer.Argument(help="Rules files or directories (default: bundled).")
     ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Run every active rule's match / no_match examples and report failures
     (a deprecated rule no longer fires: its id is kept, its examples are history).
 
-    Example:
+    Exit 0 when every example passes, 1 when one fails, 3 on a bad rules file.
+
+    Examples:
       memgate rules test rules/secrets.toml
+      memgate rules test --json
     """
     try:
         inspector = Inspector.default(rules_paths=None)
         selected = load_rules(path) if path else inspector.scanner.rules
     except MemgateError as exc:
-        fail(str(exc), USAGE_ERROR)
-    failures = 0
+        fail(str(exc), USAGE_ERROR, "rules_error")
+    failures: list[dict[str, Any]] = []
     total = 0
     for rule in selected.active():
         for kind, cases in (("match", rule.examples.match), ("no_match", rule.examples.no_match)):
@@ -261,27 +322,51 @@ def rules_test(
                     f.rule_id == rule.id for f in inspector.inspect(text, case.source).findings
                 )
                 if fired != (kind == "match"):
-                    failures += 1
-                    typer.echo(f"FAIL {rule.id} {kind}[{index}]: {case.text[:80]!r}")
-    typer.echo(f"{total - failures}/{total} examples pass, rules version {selected.version}")
-    raise typer.Exit(1 if failures else 0)
+                    failures.append(
+                        {"rule_id": rule.id, "kind": kind, "index": index, "text": case.text}
+                    )
+                    if not as_json:
+                        typer.echo(f"FAIL {rule.id} {kind}[{index}]: {case.text[:80]!r}")
+    if as_json:
+        emit_json(
+            {
+                "rules_version": selected.version,
+                "total": total,
+                "passed": total - len(failures),
+                "failed": len(failures),
+                "failures": failures,
+            }
+        )
+    else:
+        passed = total - len(failures)
+        typer.echo(f"{passed}/{total} examples pass, rules version {selected.version}")
+    raise typer.Exit(EXIT_FAILED if failures else 0)
 
 
 def main() -> None:
     try:
         code = app(standalone_mode=False)
-    except typer.Abort:
-        Console(stderr=True).print("aborted")
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt):
+        _error("aborted", EXIT_INTERRUPTED, "aborted")
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.TyperException as exc:
         # NOTE: click's usage errors exit with 2, which for `scan` means "reject";
         # memgate reports them with USAGE_ERROR instead.
+        if json_requested():
+            _error(exc.format_message(), USAGE_ERROR, "usage")
         show = getattr(exc, "show", None)
         if callable(show):
             show()
         else:
-            Console(stderr=True).print(f"error: {exc}")
+            console(stderr=True).print(f"error: {exc}")
         sys.exit(USAGE_ERROR)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _error(message: str, code: int, kind: str) -> NoReturn:
+    if json_requested():
+        typer.echo(json.dumps(error_json(message, code, kind), ensure_ascii=False))
+    else:
+        console(stderr=True).print(message, highlight=False)
+    sys.exit(code)

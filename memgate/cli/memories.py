@@ -5,10 +5,20 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from memgate.cli.backend import backend
-from memgate.cli.options import DataDirOpt, JsonOpt, KeyOpt, Target, UrlOpt, emit_json, reported
+from memgate.cli.options import (
+    USAGE_ERROR,
+    DataDirOpt,
+    JsonOpt,
+    KeyOpt,
+    Target,
+    UrlOpt,
+    console,
+    emit_json,
+    fail,
+    reported,
+)
 from memgate.cli.render import STATE_STYLE, items_table, print_item, records_table
 from memgate.client._calls import labels
 from memgate.domain.memory import MemoryWrite, Reader
@@ -43,6 +53,8 @@ def write(
     Example:
       memgate write "I prefer metric units." --namespace acme/u1 --source user --session s1
     """
+    if not labels(namespace):
+        fail("--namespace needs at least one label, e.g. acme/u1", USAGE_ERROR)
     with reported():
         # Built inside `reported`: an invalid field is a usage error naming it.
         memory = MemoryWrite(
@@ -61,7 +73,7 @@ def write(
         emit_json(receipt)
         return
     rules = ", ".join(f.rule_id for f in receipt.findings) or "no findings"
-    Console().print(
+    console().print(
         f"{receipt.id}: [{STATE_STYLE[receipt.state]}]{receipt.state.value}[/] in pool"
         f" {receipt.pool.value} (trust {receipt.trust_score:.2f}, {receipt.decision.value};"
         f" {rules}) seq {receipt.seq}"
@@ -81,20 +93,23 @@ def get(
     """Read one memory as an agent would (recorded as a read). Exit 1 if not served.
 
     Example:
-      memgate get 01J9Z... --session s2 --call c1
+      memgate get m_01JDQ8Z6V2T4K9N3B7C5X1W0YR --session s2 --call c1
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         item = b.get(memory_id, reader=Reader(session_id=session, call_id=call))
     if as_json:
         emit_json(item)
     else:
-        print_item(Console(), item)
+        print_item(console(), item)
 
 
 def search(
     query: Annotated[str | None, typer.Argument(help="Words the content must contain.")] = None,
     namespace: Annotated[str | None, typer.Option(help="Namespace prefix: acme.")] = None,
-    limit: Annotated[int, typer.Option(min=1, max=1000)] = 10,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="Results on this page.")] = 10,
+    offset: Annotated[
+        int, typer.Option(min=0, max=1_000_000, help="Results to skip: the next page.")
+    ] = 0,
     session: SessionOpt = None,
     call: CallOpt = None,
     data_dir: DataDirOpt = None,
@@ -114,19 +129,21 @@ def search(
     Examples:
       memgate search "read-only" --namespace acme --session s5
       memgate search "metric preference" --mode hybrid --namespace acme
+      memgate search "read-only" --namespace acme --limit 10 --offset 10
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         items = b.search(
             namespace,
             query,
             limit=limit,
+            offset=offset,
             reader=Reader(session_id=session, call_id=call),
             mode=mode.value,
         )
     if as_json:
         emit_json(items)
     else:
-        Console().print(items_table(items, f"{len(items)} memories"))
+        console().print(items_table(items, f"{len(items)} memories"))
 
 
 def history(
@@ -139,14 +156,14 @@ def history(
     """Every logged event of one memory, oldest first.
 
     Example:
-      memgate history 01J9Z...
+      memgate history m_01JDQ8Z6V2T4K9N3B7C5X1W0YR
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         records = b.history(memory_id)
     if as_json:
         emit_json(records)
     else:
-        Console().print(records_table(records, f"history of {memory_id}"))
+        console().print(records_table(records, f"history of {memory_id}"))
 
 
 def delete(
@@ -160,11 +177,11 @@ def delete(
     """Tombstone a memory: never served again; its history stays.
 
     Example:
-      memgate delete 01J9Z... --reason "user asked"
+      memgate delete m_01JDQ8Z6V2T4K9N3B7C5X1W0YR --reason "user asked"
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         item = b.delete(memory_id, reason=reason)
     if as_json:
         emit_json(item)
     else:
-        Console().print(f"{item.id}: {item.state.value}")
+        console().print(f"{item.id}: {item.state.value}")

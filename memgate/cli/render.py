@@ -96,13 +96,19 @@ def print_item(console: Console, item: MemoryItem) -> None:
     console.print(Text(item.content))
 
 
-def plan_table(plan: RollbackPlan) -> Table:
+DIFF_ROWS = 50
+"""Rows of a rollback diff printed by default (`--limit`); the rest are counted."""
+
+
+def plan_table(plan: RollbackPlan, limit: int = 0) -> Table:
+    """The diff, its first `limit` changes (0: all)."""
     verb = "rolled back" if plan.applied else "would change"
     grid = Table(title=f"rollback to seq {plan.to_seq} (head {plan.head_seq}): {verb}")
     grid.add_column("memory", no_wrap=True)
     for column in ("namespace", "pool", "action", "state now", "state after"):
         grid.add_column(column)
-    for change in plan.changes:
+    shown = plan.changes if limit <= 0 else plan.changes[:limit]
+    for change in shown:
         grid.add_row(
             change.memory_id,
             ns(change.namespace),
@@ -114,9 +120,22 @@ def plan_table(plan: RollbackPlan) -> Table:
     return grid
 
 
-def print_plan(console: Console, plan: RollbackPlan) -> None:
-    if plan.changes:
-        console.print(plan_table(plan))
+def print_plan(
+    console: Console, plan: RollbackPlan, *, limit: int = DIFF_ROWS, diff: bool = True
+) -> None:
+    """The plan: the diff (its first `limit` rows, 0: all; none with `diff=False`,
+    e.g. after applying a plan whose diff was just shown), then counts per
+    namespace, the graph's view and, once applied, the marker."""
+    total = len(plan.changes)
+    if plan.changes and diff:
+        console.print(plan_table(plan, limit))
+        hidden = total - limit if 0 < limit < total else 0
+        if hidden:
+            console.print(
+                f"  … and {hidden} more change(s) ({total} in all; --limit 0 prints every"
+                " row, --json lists them all)",
+                highlight=False,
+            )
     for namespace, counts in sorted(plan.counts.items()):
         summary = ", ".join(f"{action} {n}" for action, n in sorted(counts.items()))
         console.print(f"  {namespace}: {summary}")
@@ -129,7 +148,7 @@ def print_plan(console: Console, plan: RollbackPlan) -> None:
             f" {len(derived)} memory(ies) written after reading"
         )
     if plan.applied:
-        console.print(f"[green]applied[/]: marker event seq {plan.marker_seq}")
+        console.print(f"[green]applied[/]: {total} change(s), marker event seq {plan.marker_seq}")
 
 
 def _seqs(seqs: Sequence[int]) -> str:

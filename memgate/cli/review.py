@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from memgate.cli.backend import backend
 from memgate.cli.options import (
@@ -14,6 +13,7 @@ from memgate.cli.options import (
     KeyOpt,
     Target,
     UrlOpt,
+    console,
     emit_json,
     fail,
     reported,
@@ -61,7 +61,7 @@ def list_pending(
     if as_json:
         emit_json(items)
         return
-    Console().print(items_table(items, f"pending review: {len(items)}"))
+    console().print(items_table(items, f"pending review: {len(items)}"))
 
 
 @app.command("show")
@@ -75,26 +75,26 @@ def show(
     """One memory in any state, with its findings (secrets redacted).
 
     Example:
-      memgate review show 01J9Z...
+      memgate review show m_01JDQ8Z6V2T4K9N3B7C5X1W0YR
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         item = b.review_item(memory_id)
     if as_json:
         emit_json(item)
         return
-    print_item(Console(), item)
+    print_item(console(), item)
 
 
 def _report(results: list[BulkResult], as_json: bool) -> None:
     if as_json:
         emit_json(results)
     else:
-        console = Console()
+        shown = console()
         for r in results:
             if r.ok:
-                console.print(f"{r.id}: [green]{r.state.value if r.state else 'ok'}[/]")
+                shown.print(f"{r.id}: [green]{r.state.value if r.state else 'ok'}[/]")
             else:
-                console.print(f"{r.id}: [red]refused[/] {r.error}", highlight=False)
+                shown.print(f"{r.id}: [red]refused[/] {r.error}", highlight=False)
     if not all(r.ok for r in results):
         raise typer.Exit(1)
 
@@ -111,7 +111,8 @@ def approve(
     """Approve pending memories (never your own writes). Exit 1 if any was refused.
 
     Example:
-      memgate review approve 01J9Z... 01J9Y... --note "checked with the user"
+      memgate review approve m_01JDQ8Z6V2T4K9N3B7C5X1W0YR m_01JDQ8ZB3M5N7P9R1T3V5X7Z9A \\
+        --note "checked with the user"
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         if len(memory_ids) == 1:
@@ -134,7 +135,7 @@ def reject(
     """Reject pending memories with a reason. Exit 1 if any was refused.
 
     Example:
-      memgate review reject 01J9Z... --reason "instructions from a web page"
+      memgate review reject m_01JDQ8Z6V2T4K9N3B7C5X1W0YR --reason "instructions from a web page"
     """
     if not reason.strip():
         fail("--reason must not be empty", 3)
@@ -163,11 +164,11 @@ def edit(
     instead.
 
     Example:
-      memgate review edit 01J9Z... --content "The user prefers metric units."
+      memgate review edit m_01JDQ8Z6V2T4K9N3B7C5X1W0YR --content "The user prefers metric units."
     """
     with reported(), backend(Target.of(data_dir, url, key)) as b:
         item = b.edit_and_approve(memory_id, content, note=note)
     if as_json:
         emit_json(item)
     else:
-        print_item(Console(), item)
+        print_item(console(), item)

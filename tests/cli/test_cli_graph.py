@@ -94,8 +94,8 @@ def test_readers_blast_radius_provenance_exposure_and_rebuild(
     origin = answer(run(data, "investigate", "provenance", acted["id"], "--json"))
     assert origin["status"] == "ok" and origin["provenance"][0]["session_id"] == "s2"
 
-    bad_depth = answer(
-        run(data, "investigate", "blast-radius", note["id"], "--depth", "9", "--json"), code=1
+    bad_depth = answer(  # an invalid question is a usage error (3), not "no answer" (1)
+        run(data, "investigate", "blast-radius", note["id"], "--depth", "9", "--json"), code=3
     )
     assert bad_depth["status"] == "invalid_input"
     unknown = answer(run(data, "investigate", "readers", "m_nope", "--json"), code=1)
@@ -125,12 +125,20 @@ def test_readers_blast_radius_provenance_exposure_and_rebuild(
     assert [(e["memory_id"], e["relation"]) for e in exposure["exposure"]] == [
         (leaked["id"], "contains")
     ]
-    unseen = answer(run(data, "investigate", "exposure", "0123abcd", "--json"), code=1)
+    # A fingerprint no memory contains: the graph answered "not exposed", exit 0
+    # (as the help says); an unknown memory id stays exit 1 (most likely a typo).
+    unseen = answer(run(data, "investigate", "exposure", "0123abcd", "--json"), code=0)
     assert unseen["status"] == "unknown_memory"
+    assert run(data, "investigate", "readers", "m_01JDQ8Z6V2T4K9N3B7C5X1W0YR").exit_code == 1
 
-    rebuilt = run(data, "graph", "rebuild", "--json")
+    rebuilt = run(data, "graph", "rebuild", "--json", "--progress")
     assert rebuilt.exit_code == 0, rebuilt.output
     assert json.loads(rebuilt.stdout)["projected"] >= 2
+    # --progress off a terminal: a line as it starts and one as it ends, on stderr.
+    assert "rebuilding the graph from the log ..." in rebuilt.stderr
+    assert "rebuilding the graph from the log: done after" in rebuilt.stderr
+    quiet = run(data, "graph", "rebuild", "--json")
+    assert quiet.exit_code == 0 and "rebuilding" not in quiet.stderr
     again = answer(run(data, "investigate", "readers", note["id"], "--json"))
     assert [r["session_id"] for r in again["readers"]] == ["s2"]
 
