@@ -93,7 +93,8 @@ def flow_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
 
 @pytest.fixture(scope="module")
 def flow_off(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    off = BASE.replace("\n[flow]\n", "\n[flow]\nenabled = false\n")
+    # the one `enabled = true` of the [flow] section (the bundled file documents it)
+    off = BASE.replace("enabled = true           # false cuts", "enabled = false  # cuts", 1)
     assert off != BASE
     yield from serve_with(tmp_path_factory.mktemp("flow-off"), off)
 
