@@ -82,6 +82,8 @@ def mcp_proxy(
         proxy.main(command, config, name)
     except ValueError as exc:
         fail(str(exc), USAGE_ERROR)
+    except OSError as exc:
+        fail(f"cannot start the upstream server {command[0]!r}: {exc.strerror or exc}")
 
 
 guard_app = typer.Typer(

@@ -337,3 +337,19 @@ def test_the_ablation_through_the_mcp_proxy(flow_off: tuple[Server, str], tmp_pa
         assert "flow check off" in answers[n][1], answers[n]
     tools = [c["tool"] for c in received(state)]
     assert tools == ["read_file", "lookup_customer", "sync_note"]
+
+
+def test_mcp_proxy_with_an_upstream_that_cannot_start_fails_cleanly() -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [MEMGATE, "mcp-proxy", "--", "/nonexistent/mcp-server"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "cannot start the upstream server '/nonexistent/mcp-server'" in done.stderr
+    assert "Traceback" not in done.stderr
