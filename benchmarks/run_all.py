@@ -451,7 +451,7 @@ def _peer_writes(data: dict[str, Any]) -> str:
 
 def _graph_lines(graph: dict[str, Any]) -> list[Line]:
     """bench_graph's numbers (another part's benchmark: its JSON layout)."""
-    edges = graph.get("args", {}).get("edges")
+    edges = graph.get("counts", {}).get("reads", graph.get("args", {}).get("edges"))
     label = f"{edges:,} read edges" if isinstance(edges, int) else "graph"
     out = []
     v = graph.get("projection", {}).get("read_links_per_s")
