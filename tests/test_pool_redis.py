@@ -275,3 +275,45 @@ def test_a_replica_claims_what_others_left_only_after_its_interval_or_its_own_ch
             await idle.close()
 
     run(go())
+
+
+def test_a_redis_that_lost_its_data_is_refilled_from_the_store(inspector: Inspector) -> None:
+    """Redis restarted without persistence (here: its keys deleted): the next
+    maintenance run puts the store's transient items back, they are served again,
+    and each still expires once."""
+
+    async def go() -> None:
+        clock = FakeClock()
+        store = MemoryStore(KEY)
+        pool = redis_pool(clock)
+        gw = _gateway(store, pool, clock, inspector)
+        try:
+            await gw.restore()
+            receipts = [
+                await gw.write(
+                    MemoryWrite(
+                        content=f"build {n} passed",
+                        namespace=("ci",),
+                        source=Source.TOOL,
+                        target=Target.SHORT,
+                        ttl_seconds=60,
+                    )
+                )
+                for n in range(3)
+            ]
+            assert await pool.count() == 3
+            await pool.clear()  # the Redis restarted empty
+            assert await gw.read(receipts[0].id) is None
+            assert await gw.expire_due() == 0
+            assert await pool.count() == 3
+            assert await gw.read(receipts[0].id) is not None
+            clock.advance(seconds=61)
+            assert await gw.expire_due() == 3
+            records = await store.records(limit=100)
+            expired = [r.event.memory_id for r in records if r.event.op is Op.EXPIRED]
+            assert sorted(expired) == sorted(r.id for r in receipts)
+        finally:
+            await pool.clear()
+            await gw.close()
+
+    run(go())

@@ -23,6 +23,7 @@ class RedisShortGatewayMachine(GatewayMachine):
         assert isinstance(pool, RedisShortPool)
         self.pool = pool
         self.gateway.short = pool
+        self.run(self.gateway.restore())  # as open_gateway does: the pool is filled
 
     def teardown(self) -> None:
         try:

@@ -122,6 +122,16 @@ class ShortPool(Pool, Protocol):
         eviction claimed and never settled is claimed again later, `retried`."""
         ...
 
+    async def lost(self) -> bool:
+        """Whether the pool lost what it held since it was last `filled` (a shared
+        pool's server restarted without persistence): the gateway then puts the
+        store's transient items back."""
+        ...
+
+    async def filled(self) -> None:
+        """The store's transient items are in (what `lost` compares against)."""
+        ...
+
     async def close(self) -> None: ...
 
 

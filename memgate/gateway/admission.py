@@ -129,12 +129,16 @@ class Admission:
     async def restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
         ones are recorded as expired now."""
+        await self._refill()
+        await self.expire_due()
+
+    async def _refill(self) -> None:
         ctx = self.ctx
         for item in sorted(await ctx.store.short_term_items(), key=lambda i: i.created_at):
             await ctx.short.put(item)
             ctx.notes.note(item, ctx.routing.promotion_sessions)
             self.provenance.note(item)
-        await self.expire_due()
+        await ctx.short.filled()
 
     def _maybe_snapshot(self, seq: int) -> None:
         """Every `snapshot_every` events, snapshot the projection in the background
@@ -362,5 +366,10 @@ class Admission:
     @gated
     async def expire_due(self) -> int:
         """Expire transient items whose TTL has passed; each gets an `expired` event."""
+        if await self.ctx.short.lost():
+            # A shared pool that lost its data (Redis restarted without persistence):
+            # the store still holds every transient item; put them back, so they are
+            # served again and their expiries logged (once: see pools/redis.py).
+            await self._refill()
         await self.ctx.short.sweep()
         return await log_evictions(self.ctx)

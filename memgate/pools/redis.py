@@ -466,6 +466,14 @@ class RedisShortPool:
         for start in range(0, len(tokens), CLAIM_LIMIT):
             await self._run(self._settle, *tokens[start : start + CLAIM_LIMIT])
 
+    async def lost(self) -> bool:
+        """True until `filled`, and again after the Redis lost its data (a restart
+        without persistence, a flush): its marker key is gone with the rest."""
+        return not await self._redis.exists(self.prefix + "filled")
+
+    async def filled(self) -> None:
+        await self._redis.set(self.prefix + "filled", "1")
+
     # -- housekeeping ----------------------------------------------------------------
 
     async def count(self) -> int:
