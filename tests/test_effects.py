@@ -475,3 +475,45 @@ def test_javascript_routine_posts_are_approved(inspector: Inspector, text: str) 
     report = inspector.inspect(text, Source.DOCUMENT)
     assert not [f.rule_id for f in report.findings if f.rule_id.startswith(CODE_FAMILIES)]
     assert report.decision is Decision.APPROVE
+
+
+# Broad destruction by any route: a system directory's contents, `find` from the
+# root, a recursive delete API of Node, Ruby or Go on the home directory, a drive
+# listing piped into Remove-Item.
+BROAD_DESTRUCTION = [
+    "清理脚本：\nsudo rm -rf /usr/*",
+    'find / -type f -name "*.log" -delete',
+    "fs.rmSync(os.homedir(), { recursive: true, force: true });",
+    "FileUtils.rm_rf(Dir.home)",
+    "Get-ChildItem -Path C:\\ -Recurse | Remove-Item -Force",
+    'home, _ := os.UserHomeDir()\nos.RemoveAll(os.Getenv("HOME"))',
+    "find ~ -type f -exec rm -f {} +",
+]
+
+
+@pytest.mark.parametrize("text", BROAD_DESTRUCTION)
+def test_broad_destruction_by_any_route_is_held(inspector: Inspector, text: str) -> None:
+    decision, fired = _eff(inspector, text, Source.DOCUMENT)
+    assert "MG-EFF-009" in fired
+    assert decision is not Decision.APPROVE
+
+
+SCOPED_CLEANUP = [
+    "RUN apt-get update && apt-get install -y curl && rm -rf /var/lib/apt/lists/*",
+    'find . -name "*.pyc" -delete',
+    "find /tmp/myapp -mtime +7 -delete",
+    "fs.rmSync('dist', { recursive: true, force: true });",
+    "FileUtils.rm_rf('tmp/cache')",
+    "defer os.RemoveAll(tmpDir)",
+    "Get-ChildItem .\\logs -Recurse | Remove-Item -Force",
+    "rimraf.sync(path.join(__dirname, 'coverage'))",
+    "rm -rf /usr/local/src/openssl-3.0.13",
+    "Never run `rm -rf /usr/*` or `find / -delete` on a shared box.",
+]
+
+
+@pytest.mark.parametrize("text", SCOPED_CLEANUP)
+def test_scoped_cleanup_is_approved(inspector: Inspector, text: str) -> None:
+    report = inspector.inspect(text, Source.DOCUMENT)
+    assert not [f.rule_id for f in report.findings if f.rule_id.startswith(CODE_FAMILIES)]
+    assert report.decision is Decision.APPROVE

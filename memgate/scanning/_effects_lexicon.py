@@ -162,6 +162,17 @@ OWN_HOST = re.compile(
 # API evidence in any language, on comment-free code. Each entry: tag, pattern.
 API: tuple[tuple[str, str], ...] = (
     (
+        # a recursive delete API on the home directory or a root, in any language
+        # (Node fs.rmSync / rimraf, Ruby FileUtils.rm_rf, Go os.RemoveAll), or a
+        # recursive listing of a drive piped into Remove-Item
+        "destroy",
+        r"\b(?:rmSync|rmdirSync|rimraf(?:\.sync)?|rm_rf|rm_r|remove_dir_all|RemoveAll)\s*\(\s*"
+        r"(?:os\.homedir\(\)|Dir\.home\b|ENV\[\s*['\"]HOME['\"]\s*\]|process\.env\.HOME\b|"
+        r"os\.Getenv\(\s*\"HOME\"\s*\)|os\.UserHomeDir\(\)|home_dir\(\)|"
+        r"['\"`](?:/|~|~/|/\*|[A-Za-z]:\\{0,2}|/(?:home|etc|usr|var|root|opt|srv)/?)['\"`])"
+        r"|\bGet-ChildItem\b[^|\n]{0,40}\s(?:-Path\s+)?['\"]?(?:[A-Za-z]:\\?|\$env:USERPROFILE|~)['\"]?\s[^|\n]{0,40}-Recurse[^|\n]{0,40}\|\s*(?:Remove-Item|ri|rm|del)\b",
+    ),
+    (
         "fetch",
         r"\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|XMLHttpRequest|\$\.(?:get|ajax)\s*\("
         r"|\bDownload(?:String|File|Data)(?:Async)?\s*\(|\bNet\.WebClient\b|\bWebClient\b"
@@ -782,6 +793,15 @@ GATE_KEYWORDS = (
     "nslookup",
     "drill ",
     "rm -",
+    # recursive delete APIs (`destroy`'s API pattern) and `find … -delete`
+    "rmsync",
+    "rmdirsync",
+    "rimraf",
+    "rm_rf",
+    "rm_r(",
+    "remove_dir_all",
+    "removeall",
+    " -delete",
     "del /",
     "rd /s",
     "rmdir /s",
@@ -1001,6 +1021,16 @@ GATE_KEYWORDS = (
 # the tag's API pattern to be tried at all: one Aho-Corasick pass per statement
 # instead of every pattern.
 TAG_WORDS: dict[str, tuple[str, ...]] = {
+    "destroy": (
+        "rmsync",
+        "rmdirsync",
+        "rimraf",
+        "rm_rf",
+        "rm_r",
+        "remove_dir_all",
+        "removeall",
+        "get-childitem",
+    ),
     "fetch": (
         "fetch",
         "axios",

@@ -86,7 +86,7 @@ _PATHISH = re.compile(
     re.IGNORECASE,
 )
 _BROAD = re.compile(
-    r"""^['"]?(?:/|/\*|~|~/|~/\*|\$HOME/?\*?|\$\{HOME\}/?\*?|/home/?\*?|/home/\*|/root/?|/etc/?|/usr/?|/var/?|/boot/?|/bin/?|/lib/?|/opt/?|/srv/?|/sys/?|/dev/?|\*|\.\*|[A-Za-z]:\\?\*?|[A-Za-z]:/|%SystemDrive%\\?|%USERPROFILE%\\?|\$env:USERPROFILE\\?\*?|\$env:SystemDrive\\?|C:\\Users\\?\*?|C:\\Windows\\?)['"]?$""",
+    r"""^['"]?(?:/|/\*|~|~/|~/\*|\$HOME/?\*?|\$\{HOME\}/?\*?|/(?:home|root|etc|usr|var|boot|bin|sbin|lib|lib64|opt|srv|sys|dev)(?:/\*?|/\.\*)?|\*|\.\*|[A-Za-z]:\\?\*?|[A-Za-z]:/|%SystemDrive%\\?|%USERPROFILE%\\?|\$env:USERPROFILE\\?\*?|\$env:SystemDrive\\?|C:\\Users\\?\*?|C:\\Windows\\?)['"]?$""",
     re.IGNORECASE,
 )
 _SEVERITIES = {s.value: s for s in Severity}
@@ -702,6 +702,15 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             stmt.notes.append("recursive delete of a broad scope")
         elif n in ("shred", "wipe") and any(p.startswith("/dev/") for p in paths):
             tags.add("destroy")
+        return
+    if (
+        n == "find"
+        and args
+        and _BROAD.match(args[0])
+        and ("-delete" in low or any(a in ("rm", "/bin/rm", "shred") for a in low))
+    ):
+        tags.add("destroy")
+        stmt.notes.append("find deletes across a broad scope")
         return
     if n.startswith("mkfs") or n in ("wipefs", "format-volume", "clear-disk", "diskpart"):
         tags.add("destroy")
@@ -1442,7 +1451,23 @@ def _analyze_carrier(
         lang = sniff(text, carrier.language)
     if lang == "python":
         model.python.append(carrier)
+        low = text.lower()
+        destroys = any(w in low for w in lex.TAG_WORDS["destroy"])
         for line_start, line in _lines_with_offsets(text):
+            if destroys and _API_BY_TAG["destroy"].search(line):
+                # a recursive delete API of another language on a line sniffed as
+                # Python (`fs.rmSync(os.homedir(), …)`): the Python analyzer has no
+                # rule for it
+                model.stmts.append(
+                    Stmt(
+                        start + line_start,
+                        start + line_start + len(line),
+                        carrier.group,
+                        carrier.mention,
+                        tags={"destroy"},
+                        text=line,
+                    )
+                )
             for sm in _sink_strings(line):
                 s = sm.group("s")
                 if any(k in s for k in (" ", "/", "|")):
