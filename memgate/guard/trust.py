@@ -34,7 +34,9 @@ HOT_SHAPES = 100_000
 MAX_ARGS = 50
 COMMAND_ARGS = frozenset({"command", "cmd", "script"})
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
+_WORD = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+"""A subcommand (`status`, `install`, `run`): short lower-case words only, so a
+shape never carries a value (a token after `echo` is not a subcommand)."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS guard_trust (
     shape   TEXT PRIMARY KEY,   -- digest of the (tool, argument shape)
@@ -60,7 +62,9 @@ def _command_kind(text: str) -> str:
         words = words[1:]  # FOO=1 cmd ...
     if not words:
         return "cmd:"
-    program = words[0].rsplit("/", 1)[-1]
+    program = words[0].rsplit("/", 1)[-1][:40]
+    if not re.match(r"^[A-Za-z0-9_.+-]+$", program):
+        program = "?"
     sub = next((w for w in words[1:3] if not w.startswith("-")), "")
     return f"cmd:{program} {sub}".rstrip() if _WORD.match(sub or "x") else f"cmd:{program}"
 
@@ -80,7 +84,9 @@ def _kind(name: str, value: Any) -> str:
     if name.lower() in COMMAND_ARGS:
         return _command_kind(text)
     if _URL.match(text):
-        return "url:" + (urlsplit(text).hostname or "")
+        # the registrable part of the host only: a subdomain can carry a value
+        host = (urlsplit(text).hostname or "").split(".")
+        return "url:" + ".".join(host[-2:])
     return "str"
 
 
