@@ -20,6 +20,7 @@ from memgate.bootstrap import open_gateway
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
 from memgate.guard import Guard, GuardPolicy, ValueStore
+from memgate.guard.flow import flow_engine, graph_connection
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.docs import install_docs
@@ -67,7 +68,8 @@ def open_guard(settings: Settings, gateway: Gateway) -> Guard:
     fingerprints under the data directory."""
     policy = GuardPolicy.load(settings.guard_policy_path)
     values = ValueStore(settings.data_dir / "db" / "guard.sqlite3")
-    return Guard(gateway.inspector.scanner, policy, values)
+    engine = flow_engine(policy.flow.engine, graph_connection(gateway.graph))
+    return Guard(gateway.inspector.scanner, policy, values, engine=engine)
 
 
 async def maintain(gateway: Gateway, every: float) -> None:
