@@ -33,16 +33,19 @@ def _database(data_dir: Path) -> Path:
     return db
 
 
-def verify_local(data_dir: Path, checkpoint: Checkpoint | None) -> VerifyResult:
+def verify_local(
+    data_dir: Path, checkpoint: Checkpoint | None, since: Checkpoint | None = None
+) -> VerifyResult:
     """The whole check with the log key: chain, projection rows, reads, and a
-    signed checkpoint's signature (with `keys/checkpoint.pub`)."""
+    signed checkpoint's signature (with `keys/checkpoint.pub`). With `since`,
+    incremental: what came after that checkpoint (`verify_file(since=...)`)."""
     db = _database(data_dir)
     key = load_key(data_dir / KEYS_DIR / LOG_KEY_FILE, env=LOG_KEY_ENV)
     public = None
     public_path = data_dir / KEYS_DIR / PUBLIC_KEY_FILE
     if public_path.exists():
         public = load_public_key(public_path.read_bytes())
-    return verify_file(db, key, checkpoint, public=public)
+    return verify_file(db, key, checkpoint, public=public, since=since)
 
 
 def verify_with_public_key(

@@ -185,6 +185,13 @@ def log_verify(
             " read access: needs --checkpoint; no log key.",
         ),
     ] = None,
+    since: Annotated[
+        Path | None,
+        typer.Option(
+            help="Incremental: a checkpoint file an earlier verify vouched for; only what"
+            " came after it is checked (local data directory only).",
+        ),
+    ] = None,
     progress: ProgressOpt = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
@@ -202,14 +209,23 @@ def log_verify(
     Ed25519 signature, that the events up to it are exactly those it signed, and
     that the events after it extend it.
 
+    With --since (a checkpoint exported after an earlier verify): incremental,
+    in time proportional to what came after it: the log must still hold that
+    point, then the events after it and the rows they touch are checked (older
+    rows and the reads were checked by the verify that vouched for it).
+
     Exit 0 intact, 1 tampered (the first bad seq or row is named).
 
     Examples:
       memgate log verify --checkpoint /secure/memgate-checkpoint.json
+      memgate log verify --since /secure/last-verified.json
       memgate log verify --checkpoint cp.json --public-key checkpoint.pub --data-dir /mnt/copy
     """
     saved = _load_checkpoint(checkpoint) if checkpoint is not None else None
+    after = _load_checkpoint(since) if since is not None else None
     target = Target.of(data_dir, url, key)
+    if after is not None and (public_key is not None or target.url is not None):
+        fail("--since verifies a local data directory with its log key", USAGE_ERROR)
     with reported(), activity("verifying the log", show=progress):
         if public_key is not None:
             if saved is None:
@@ -221,7 +237,7 @@ def log_verify(
             else:
                 result = verify_with_public_key(target.data_dir, pem, saved)
         elif target.url is None:
-            result = verify_local(target.data_dir, saved)
+            result = verify_local(target.data_dir, saved, after)
         else:
             with backend(target) as b:
                 result = b.verify(saved)
