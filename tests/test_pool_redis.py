@@ -317,3 +317,25 @@ def test_a_redis_that_lost_its_data_is_refilled_from_the_store(inspector: Inspec
             await gw.close()
 
     run(go())
+
+
+def test_putting_a_held_item_again_after_its_deadline_reports_it_once() -> None:
+    """A refill or restore puts back an item the pool still holds but whose time has
+    come: the sweep inside the put reports it, and the put itself must not again
+    (the gateway state machine found this double expiry)."""
+
+    async def go() -> None:
+        clock = FakeClock()
+        pool = redis_pool(clock)
+        try:
+            item = expiring(5)
+            await pool.put(item)
+            clock.advance(seconds=6)
+            await pool.put(item)
+            await pool.sweep()
+            claimed = await pool.claim_evicted()
+            assert [(e.item.id, e.why) for e in claimed] == [(item.id, "ttl")]
+        finally:
+            await drop(pool)
+
+    run(go())

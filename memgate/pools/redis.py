@@ -120,9 +120,11 @@ _PUT = (
 local ttl, now, id, ns, json = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 local deadline, size, version = ARGV[7], tonumber(ARGV[8]), tonumber(ARGV[9])
 local max_entries, max_total, max_bytes = tonumber(ARGV[10]), ARGV[11], ARGV[12]
+-- The sweep first: it may report this very item (held and due), leaving the
+-- tombstone that makes this put a stale one, so it is never reported twice.
+sweep(now, 1000, ttl)
 local gone = redis.call('GET', k('g:') .. id)
 if gone and tonumber(gone) >= version then return 0 end
-sweep(now, 1000, ttl)
 if deadline ~= '' and tonumber(deadline) <= now then
   unlink(id)
   tombstone(id, version, ttl)
