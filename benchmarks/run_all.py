@@ -118,6 +118,14 @@ BENCHES = (
         variants=((), ("--graph", "none", "--out", "http_nograph")),
     ),
     Bench("verify", "bench_verify.py", ("verify",), (), ("--events", "5000", "--new", "200")),
+    # needs PostgreSQL, Redis (and starts a FalkorDB server): replicas 1, 2, 4 + SQLite
+    Bench(
+        "scale",
+        "bench_scale.py",
+        ("scale",),
+        ("--duration", "10"),
+        ("--duration", "2", "--replicas", "1", "2"),
+    ),
     Bench("langgraph", "bench_langgraph.py", ("langgraph",), (), ("--n", "200")),
     Bench("recall", "bench_recall.py", ("recall",), (), ("--n", "5000", "--queries", "50")),
 )
@@ -135,6 +143,34 @@ def _run(bench: Bench, extra: tuple[str, ...], log: Path) -> tuple[int, float]:
         out.flush()
         proc = subprocess.run(cmd, stdout=out, stderr=out, cwd=HERE.parent, check=False)
     return proc.returncode, time.perf_counter() - t0
+
+
+def _scale_lines(scale: dict[str, Any]) -> list[Line]:
+    """bench_scale: per-replica durable writes/s on PostgreSQL and the 1 -> 2 ratio."""
+    lines: list[Line] = []
+    cells = {(c["store"], c["replicas"]): c for c in scale.get("cells", [])}
+    for (store, n), c in sorted(cells.items()):
+        checked = (
+            "chain verified, counts matched" if c["verified"] and c["matched"] else "CHECK FAILED"
+        )
+        lines.append(
+            Line(
+                f"durable writes over HTTP, {store}, {n} replica(s), per replica",
+                "≥ 800/s" if store == "postgres" else "(reported)",
+                round(c["per_replica"]),
+                "writes/s",
+                _check(c["per_replica"], lambda x: x >= 800) if store == "postgres" else None,
+                f"total {c['writes_per_s']:.0f}/s, p50 {c['p50_ms']:.1f} ms, "
+                f"p99 {c['p99_ms']:.1f} ms; {checked}",
+            )
+        )
+    one, two = cells.get(("postgres", 1)), cells.get(("postgres", 2))
+    if one and two and one["writes_per_s"]:
+        v = round(two["writes_per_s"] / one["writes_per_s"], 2)
+        lines.append(
+            Line("replicas 1 -> 2, PostgreSQL", "≥ 1.6x", v, "x", _check(v, lambda x: x >= 1.6))
+        )
+    return lines
 
 
 def _load(stem: str) -> Any:
@@ -288,6 +324,9 @@ def targets(data: dict[str, Any]) -> list[Line]:
                     f"mixed load, p50 {http['summary'].get('p50_ms')} ms",
                 )
             )
+    scale = data.get("scale")
+    if scale:
+        lines += _scale_lines(scale)
     for stem in ("graph-suite", "graph"):
         graph = data.get(stem)
         if graph:
