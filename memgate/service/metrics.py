@@ -213,13 +213,20 @@ class RequestMetrics:
         self.app = app
         self.metrics = metrics
         self.routes = routes
+        self._mounts: list[Mount] | None = None
+        # The labelled children, looked up once per label set (the set is bounded:
+        # methods x route templates x statuses): prometheus' labels() costs more
+        # than the rest of this middleware.
+        self._series: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        mounted = mount_template(self.routes, scope)
+        if self._mounts is None:  # the routes are all in place by the first request
+            self._mounts = [r for r in self.routes if isinstance(r, Mount)]
+        mounted = mount_template(self._mounts, scope)
         status = 500
 
         async def sending(message: Message) -> None:
@@ -234,5 +241,11 @@ class RequestMetrics:
             method = str(scope.get("method", "")).upper()
             route = mounted if mounted is not None else route_template(scope)
             labels = (method if method in METHODS else "OTHER", route, str(status))
-            self.metrics.http_requests.labels(*labels).inc()
-            self.metrics.http_seconds.labels(*labels).observe(time.perf_counter() - started)
+            series = self._series.get(labels)
+            if series is None:
+                series = self._series[labels] = (
+                    self.metrics.http_requests.labels(*labels),
+                    self.metrics.http_seconds.labels(*labels),
+                )
+            series[0].inc()
+            series[1].observe(time.perf_counter() - started)
