@@ -15,6 +15,8 @@ among the five served; MRR@5 likewise (1/rank, 0 when absent). Rows:
             words of 3+ letters, newest first on ties) over the namespace
   vector    nearest approved memories by embedding (multilingual-e5-small, 4-bit)
   hybrid    reciprocal rank fusion (k=60) of text and vector
+  hybrid-any  a design measured and not taken: RRF of vector with the overlap
+            ranking (any shared word) instead of the text search
 
 Latency. A store of `--n` events (bench_rollback's synthetic stream: ~60 % end
 as approved long-term memories) is filled through `SqliteStore.append`. Its
