@@ -793,6 +793,16 @@ GATE_KEYWORDS = (
     "nslookup",
     "drill ",
     "rm -",
+    # remote code loaded and run (`_REMOTE_CODE`, a script element), a Dockerfile
+    # ADD of a URL (a download to a file)
+    "import('http",
+    'import("http',
+    "import(`http",
+    "getscript",
+    "importscripts",
+    "loadscript",
+    "createelement",
+    "add http",
     # recursive delete APIs (`destroy`'s API pattern) and `find … -delete`
     "rmsync",
     "rmdirsync",
@@ -1021,6 +1031,8 @@ GATE_KEYWORDS = (
 # the tag's API pattern to be tried at all: one Aho-Corasick pass per statement
 # instead of every pattern.
 TAG_WORDS: dict[str, tuple[str, ...]] = {
+    # `_REMOTE_CODE` (effects.py) reads these from the same automaton pass
+    "remote_code": ("import", "getscript", "importscripts", "loadscript"),
     "destroy": (
         "rmsync",
         "rmdirsync",

@@ -101,6 +101,7 @@ def is_diff(text: str) -> bool:
     )
 
 
+_DOCKER_ADD = re.compile(r"^\s*ADD\s+(?:--\S+\s+)*(https?://\S+)\s+(\S+)\s*$")
 _PLACEHOLDER = re.compile(
     r"(?<![$\w])\{\{(?!\s*(?:secrets|env|vars|github|inputs|steps)\.)[^{}\n]{1,80}\}\}"
 )
@@ -272,6 +273,12 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
             return
         line = outside
     if _COMMENT_LINE.match(line):
+        return
+    add = _DOCKER_ADD.match(line)
+    if add is not None:
+        # Dockerfile `ADD <url> <dest>` downloads to a file, like `curl -o`
+        fetch = f"curl -fsSL -o {add.group(2)} {add.group(1)}"
+        out.append(Carrier(start, fetch, "shell", group, verbatim=False))
         return
     cut = _prefix_length(line)
     body = line[cut:]

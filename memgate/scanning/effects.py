@@ -1367,6 +1367,13 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
                 _nested("shell", script, stmt, carrier, depth, model)
 
 
+_REMOTE_CODE = re.compile(
+    r"(?<![\w.])import\s*\(\s*['\"`]https?://|\$\.getScript\s*\(\s*['\"`]https?://"
+    r"|\bimportScripts\s*\(\s*['\"`]https?://|\bloadScript\s*\(\s*['\"`]https?://"
+)
+_REMOTE_CODE_WORDS = frozenset({"import", "getscript", "importscripts", "loadscript"})
+_SCRIPT_ELEMENT = re.compile(r"createElement\s*\(\s*['\"]script['\"]\s*\)")
+_SCRIPT_SRC = re.compile(r"\.src\s*=\s*['\"`]https?://")
 _READ_CALL = re.compile(
     r"\b(?:readFileSync|readFile|File\.read|IO\.read|os\.ReadFile|ioutil\.ReadFile|"
     r"file_get_contents|Get-Content)\s*\(?\s*(?P<arg>['\"`][^'\"`\n]{0,200}['\"`]|[\w.$]+)"
@@ -1426,6 +1433,10 @@ def text_effects(text: str, stmt: Stmt, among: frozenset[str] | None = None) -> 
         stmt.tags.add("secret")
     if "://" in text:  # in every `lex.URL` match
         stmt.hosts.extend(m.group(1).lower() for m in lex.URL.finditer(text))
+        if not present.isdisjoint(_REMOTE_CODE_WORDS) and _REMOTE_CODE.search(text):
+            # code loaded from a URL and run: dynamic import, $.getScript, importScripts
+            stmt.tags.update({"fetch", "exec"})
+            stmt.notes.append("loads and runs remote code")
 
 
 def _reads_secret_path(text: str) -> bool:
@@ -1453,18 +1464,24 @@ def _analyze_carrier(
         model.python.append(carrier)
         low = text.lower()
         destroys = any(w in low for w in lex.TAG_WORDS["destroy"])
+        loads = "//" in text and any(w in low for w in _REMOTE_CODE_WORDS)
         for line_start, line in _lines_with_offsets(text):
+            # another language's recursive delete or remote code load on a line
+            # sniffed as Python (`fs.rmSync(os.homedir(), …)`,
+            # `self.importScripts('https://…')`): the Python analyzer has no rule
+            tags = set()
             if destroys and _API_BY_TAG["destroy"].search(line):
-                # a recursive delete API of another language on a line sniffed as
-                # Python (`fs.rmSync(os.homedir(), …)`): the Python analyzer has no
-                # rule for it
+                tags.add("destroy")
+            if loads and _REMOTE_CODE.search(line):
+                tags.update({"fetch", "exec"})
+            if tags:
                 model.stmts.append(
                     Stmt(
                         start + line_start,
                         start + line_start + len(line),
                         carrier.group,
                         carrier.mention,
-                        tags={"destroy"},
+                        tags=tags,
                         text=line,
                     )
                 )
@@ -1511,13 +1528,34 @@ _FLOW_TAGS = frozenset(
 )
 
 
+def _first_word(low: str) -> str:
+    """The command word of a carrier (after `sudo` / `exec`), lower case."""
+    words = low.split(None, 2)
+    if len(words) > 1 and words[0] in ("sudo", "exec"):
+        return words[1]
+    return words[0] if words else ""
+
+
+_BIN_WRITE = re.compile(
+    r"(?:/usr/local/s?bin|/usr/s?bin|(?<![\w.])/s?bin|~/bin|~/\.local/bin|/opt/[\w.-]+/bin)"
+    r"/([\w.-]+)"
+)
+
+
 def _flow(model: _Model) -> None:
     """Carry fetched / decoded / secret origins through variables and files."""
     var_tags: dict[str, set[str]] = {}
     file_tags: dict[str, set[str]] = {}
+    bin_names: dict[str, set[str]] = {}
     extracted = False
     for stmt in model.stmts:
         inherited: set[str] = set()
+        if bin_names:
+            # a file written into a directory on PATH runs by its bare name
+            name = _first_word(stmt.text.lower())
+            if name in bin_names:
+                inherited |= bin_names[name]
+                stmt.tags.add("exec_file")
         if var_tags:
             for name, tags in var_tags.items():
                 if name in stmt.assigns and stmt.text.count(name) <= 1:
@@ -1540,6 +1578,9 @@ def _flow(model: _Model) -> None:
             for key in stmt.writes:
                 if key:
                     file_tags[key] = set(carried)
+            if stmt.writes and "bin/" in stmt.text:
+                for m in _BIN_WRITE.finditer(stmt.text):
+                    bin_names[m.group(1).lower()] = set(carried)
         if "extract" in stmt.tags and inherited & {"fetch", "lolbin_fetch"}:
             extracted = True  # files unpacked from a download are downloads
         if extracted and "exec_file" in stmt.tags and re.search(r"(?:^|\s)\./", stmt.text):
@@ -1709,9 +1750,13 @@ def build_model(text: str) -> _Model:
 def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Model:
     model = _Model()
     full = _carrier_keywords()
+    # names of files written into a directory on PATH: a carrier that runs one by
+    # its bare name holds no keyword of its own
+    bins = {m.group(1).lower() for m in _BIN_WRITE.finditer(text)} if "bin/" in text else set()
     for carrier in carriers:
         low = carrier.text.lower()
-        if not full.present(low):
+        runs_bin = bool(bins) and _first_word(low) in bins
+        if not runs_bin and not full.present(low):
             continue
         if is_placeholder_doc(carrier.text):
             carrier = Carrier(
@@ -1719,7 +1764,7 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
             )
         try:
             lang = sniff(carrier.text, carrier.language)
-            if skip_inert and _inert(carrier.text, lang):
+            if skip_inert and not runs_bin and _inert(carrier.text, lang):
                 model.inert_groups.add(carrier.group)
                 model.inert_bound += _stmt_bound(carrier.text)
                 continue
@@ -1729,6 +1774,12 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
         if len(model.stmts) >= MAX_STATEMENTS:
             break
     _tool_calls(text[:MAX_TEXT], model)
+    if "createElement" in text and _SCRIPT_ELEMENT.search(text):
+        # a script element given a remote src runs what the URL serves
+        for stmt in model.stmts:
+            if _SCRIPT_SRC.search(stmt.text):
+                stmt.tags.update({"fetch", "exec"})
+                stmt.notes.append("a script element loads remote code")
     _flow(model)
     for stmt in model.stmts:
         if (
