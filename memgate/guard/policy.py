@@ -193,7 +193,7 @@ class FlowPolicy(BaseModel):
     track_pii: bool = True
     """Fingerprint personal data (e-mail addresses, phone numbers, ...) in results
     too, and e-mail addresses also by their alias form (lower case, no `+tag`)."""
-    engine: str = Field(default="auto", pattern=r"^(auto|networkx|falkordb)$")
+    engine: str = Field(default="networkx", pattern=r"^(auto|networkx|falkordb)$")
     """Where the min cut runs: `falkordb` (`algo.maxFlow` on the graph), `networkx`
     (in memory), `auto` (FalkorDB when the service has a graph, else networkx)."""
 

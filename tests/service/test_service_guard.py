@@ -5,14 +5,17 @@ check covers, the audit log, and bad input."""
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 import pytest
-from service_support import Service
+from graph_fixtures import FalkorServer
+from service_support import Service, start_service
 
 from memgate.domain.events import Op
+from memgate.guard import DEFAULT_GUARD_POLICY
 
 pytestmark = pytest.mark.anyio
 
@@ -372,8 +375,23 @@ async def test_a_changed_tool_description_is_asked_about_until_an_admin_accepts(
         assert "body.server" in [e["field"] for e in bad.json()["errors"]]
 
 
-async def test_with_a_graph_the_min_cut_runs_in_falkordb(graph_service: Service) -> None:
-    """The service with a FalkorDB graph: algo.maxFlow decides (same answers)."""
+async def test_with_a_graph_the_min_cut_runs_in_falkordb(
+    tmp_path: Path, falkordb_server: FalkorServer, graph_name: str
+) -> None:
+    """A policy asking for FalkorDB on a service with a graph: algo.maxFlow
+    decides (same answers as networkx, the default)."""
+    policy = tmp_path / "guard.toml"
+    policy.write_text(
+        DEFAULT_GUARD_POLICY.read_text().replace('engine = "networkx"', 'engine = "falkordb"', 1)
+    )
+    data = tmp_path / "data"
+    async for graph_service in start_service(
+        data, graph=falkordb_server.url, graph_name=graph_name, guard_policy_path=policy
+    ):
+        await _min_cut_in_falkordb(graph_service)
+
+
+async def _min_cut_in_falkordb(graph_service: Service) -> None:
     agent = graph_service.client(graph_service.key("agent", ["acme"]))
     async with agent:
         await read_env(agent)
