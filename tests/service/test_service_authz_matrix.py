@@ -233,6 +233,8 @@ MATRIX: dict[tuple[str, str], Row] = {
         ADMINS, None, 201, fixed(url="/v1/keys", json={"name": "new", "role": "agent"})
     ),
     ("GET", "/v1/keys"): Row(ADMINS, None, 200, fixed(url="/v1/keys")),
+    # every key may read its own role and scopes (MemgateSession's default prefix)
+    ("GET", "/v1/keys/me"): Row(ANY_KEY, None, 200, fixed(url="/v1/keys/me")),
     ("DELETE", "/v1/keys/{key_id}"): Row(ADMINS, None, 200, key_to_revoke),
     ("PATCH", "/v1/keys/{key_id}"): Row(ADMINS, None, 200, key_to_reshape),
     # Guard routes: writers; the role a call names must be one its key holds
