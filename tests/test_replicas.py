@@ -1,4 +1,4 @@
-"""Stateless replicas, end to end: two real (REPLICAS) `memgate serve` processes on one
+"""Stateless replicas, end to end: three real (REPLICAS) `memgate serve` processes on one
 PostgreSQL store, one Redis short-term pool and one FalkorDB server, written to
 at once over HTTP; the replica holding the projector lease is SIGKILLed in the
 middle of the writes. Afterwards, through a surviving replica: every write that
@@ -15,10 +15,12 @@ in the PostgreSQL store yet: docs/scaling.md)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -34,12 +36,12 @@ import redis
 from memgate.graph import FalkorConnection
 from memgate.service.keys import KeyStore
 from memgate.service.settings import KEYS_FILE
-from tests.cli.serving import start_server, stop
+from tests.cli.serving import free_port, stop
 from tests.graph_server import falkordb_process
 from tests.pg_fixtures import PgServer, postgres  # noqa: F401 - fixture
 from tests.redis_fixtures import redis_url  # noqa: F401 - fixture
 
-REPLICAS = 2
+REPLICAS = 3
 WORKERS = 4
 """Concurrent writers per replica."""
 KILL_AFTER = 30
@@ -59,6 +61,35 @@ class Load:
     killed: asyncio.Event = field(default_factory=asyncio.Event)
     kill_now: asyncio.Event = field(default_factory=asyncio.Event)
     enough: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+START_SECONDS = 150
+"""A replica's start on the shared, loaded 2-core machine takes 10-40 s (imports,
+the store, the lease, the graph); tests/cli/serving's 60 s is too tight for two
+or three starting at once."""
+
+
+def start_server(data_dir: Path, log: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`memgate serve` on a free port, once /healthz answers."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("MEMGATE_URL", "MEMGATE_KEY")}
+    command = [sys.executable, "-m", "memgate.cli", "serve", "--data-dir", str(data_dir)]
+    command += ["--port", str(port), "--log-level", "warning", *args]
+    with open(log, "wb") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"memgate serve exited: {log.read_text()}")
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    process.wait()
+    raise AssertionError(f"memgate serve did not answer in {START_SECONDS} s: {log.read_text()}")
 
 
 def holder_pid(url: str, replicas: list[subprocess.Popen[bytes]]) -> tuple[int, int]:
