@@ -26,8 +26,8 @@ from memgate.domain.recall import Embedder
 from memgate.errors import StorageError
 from memgate.gateway import Gateway, SyncGateway
 from memgate.graph import DEFAULT_GRAPH, URL_SCHEMES, GraphProjection, memory_graph, open_graph
-from memgate.log.integrity import Signer, load_or_create_signer
 from memgate.lease import open_lease
+from memgate.log.integrity import Signer, load_or_create_signer
 from memgate.log.keys import load_or_create_key
 from memgate.pools.redis import DEFAULT_PREFIX as DEFAULT_SHORT_PREFIX
 from memgate.pools.redis import RedisShortPool

@@ -222,9 +222,7 @@ class MemgateStore(BaseStore):
         return store
 
     @classmethod
-    def open(
-        cls, data_dir: Path, *, graph: str | None = "embedded", **kwargs: Any
-    ) -> MemgateStore:
+    def open(cls, data_dir: Path, *, graph: str | None = "embedded", **kwargs: Any) -> MemgateStore:
         """Open a data directory in-process, with its provenance graph (`graph`:
         embedded FalkorDB by default, a FalkorDB URL, or None); `close()` when done."""
         from memgate.bootstrap import open_sync_gateway
