@@ -6,6 +6,7 @@ pyproject.toml in an empty directory, so no virtual environment is touched."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -24,8 +25,17 @@ def copy_project(where: Path) -> None:
 def make_n(target: str, where: Path) -> list[str]:
     make = shutil.which("make")
     assert make is not None, "these tests need GNU make on PATH (apt-get install make)"
+    # under `make test` the environment carries MAKELEVEL / MAKEFLAGS, and a nested
+    # make would print "Entering directory" lines around the plan
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     done = subprocess.run(
-        [make, "-n", target], cwd=where, capture_output=True, text=True, timeout=60, check=False
+        [make, "--no-print-directory", "-n", target],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
