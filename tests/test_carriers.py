@@ -57,3 +57,19 @@ def test_placeholders_mark_documentation_templates() -> None:
 
 def test_bounded_on_huge_input() -> None:
     assert len(extract("`a` " * 100_000)) <= 400
+
+
+def test_a_closing_fence_with_a_trailing_remark_closes_its_block() -> None:
+    # As the chunker reads it: "``` #123" closes, "```python" opens the next block.
+    text = (
+        "```bash\n$ pip install -r requirements.txt\n``` #794671\n"
+        "```python\nimport os\nos.system('ls')\n```\n"
+    )
+    fenced = [(c.language, c.text) for c in extract(text) if c.language is not None]
+    assert fenced == [
+        ("bash", "$ pip install -r requirements.txt\n"),
+        ("python", "import os\nos.system('ls')\n"),
+    ]
+    # a word after the fence is an info string, not a remark: the block runs on
+    runs_on = [c.text for c in extract("```\necho a\n```python\necho b\n```\n")]
+    assert runs_on[0] == "echo a\n```python\necho b\n"

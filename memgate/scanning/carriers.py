@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 
 MAX_DEPTH = 3
@@ -154,11 +155,7 @@ def _extract(text: str, out: list[Carrier]) -> None:
     for m in _FENCE.finditer(text):
         if m.start() < pos:
             continue
-        fence = m.group(1)
-        close = re.compile(
-            r"(?m)^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$"
-        )
-        end_m = close.search(text, m.end())
+        end_m = _closing(m.group(1)).search(text, m.end())
         body_end = end_m.start() if end_m else len(text)
         _lines(text, pos, m.start(), out, group)
         group += 1
@@ -184,6 +181,21 @@ def _extract(text: str, out: list[Carrier]) -> None:
         if len(out) >= MAX_CARRIERS:
             return
     _lines(text, pos, len(text), out, group + 1)
+
+
+@lru_cache(maxsize=64)
+def _closing(fence: str) -> re.Pattern[str]:
+    """The closing line of a fence opened with `fence`: at least as many of its
+    characters, then nothing or a trailing remark that cannot be an info string
+    (`` ``` #123``, `` ``` // end``), as the chunker reads it. A word after the
+    fence (`` ```python``) does not close: that opens the next block."""
+    return re.compile(
+        r"(?m)^[ \t]{0,3}"
+        + re.escape(fence[0])
+        + "{"
+        + str(len(fence))
+        + r",}(?:[ \t]*|[ \t]+[^\w\s{.`~][^\n]*)$"
+    )
 
 
 def _diff(text: str, out: list[Carrier]) -> None:
