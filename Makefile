@@ -70,8 +70,12 @@ typecheck: setup
 layers: setup
 	$(BIN)/lint-imports
 
+# The suite spends much of its time waiting on subprocesses and servers, so it
+# runs on one pytest-xdist worker per core (every test owns its databases, key
+# prefixes, ports and temporary directories). PYTEST_WORKERS=0 runs it in-process.
+PYTEST_WORKERS ?= 2
 pytest: setup setup-crewai browser
-	MEMGATE_CHROMIUM=$(CHROMIUM) $(BIN)/pytest
+	MEMGATE_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(PYTEST_WORKERS)
 
 test: lint typecheck layers pytest
 

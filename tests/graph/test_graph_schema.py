@@ -4,6 +4,7 @@ is inlined (the blast radius walks one level per query), depths are 1..6."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from graph_fixtures import FalkorServer
@@ -51,6 +52,20 @@ def test_indexes_cover_every_merge_key() -> None:
         assert f"CREATE INDEX FOR (n:{label}) ON (n.{spec['key']})" in indexed
 
 
+def _wait_until_indexes_operational(connection: FalkorConnection, count: int) -> None:
+    """FalkorDB builds an index in the background: until it is OPERATIONAL the
+    planner falls back to a label scan (seen under a loaded pytest -n 2 run), so
+    the plans are read only once every index is ready."""
+    deadline = time.monotonic() + 30
+    while True:
+        rows = connection.query("CALL db.indexes() YIELD label, status", read_only=True)
+        ready = [row for row in rows if row[1] == "OPERATIONAL"]
+        if len(ready) >= count:
+            return
+        assert time.monotonic() < deadline, f"indexes not operational after 30 s: {rows}"
+        time.sleep(0.05)
+
+
 def test_every_template_starts_from_an_index(
     falkordb_server: FalkorServer, graph_name: str
 ) -> None:
@@ -60,6 +75,7 @@ def test_every_template_starts_from_an_index(
     connection = FalkorConnection(graph_name=graph_name, url=falkordb_server.url)
     try:
         FalkorBackend(connection, schema).ensure_schema()
+        _wait_until_indexes_operational(connection, len(schema.index_statements))
         params = {
             "rows": [],
             "calls": [],
