@@ -32,6 +32,7 @@ from memgate.bootstrap import memory_gateway, open_gateway
 from memgate.domain import Source
 from memgate.domain.events import LogRecord, Op
 from memgate.domain.memory import MemoryWrite, Target
+from memgate.domain.raw import Version
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
 from memgate.gateway.core import WriteReceipt
@@ -219,13 +220,13 @@ def test_concurrent_rollbacks_run_one_at_a_time(opener: Opener) -> None:
 
 def slow_replay(gw: Gateway, seconds: float) -> None:
     """Make replay slow, as on a large store, so the rollback holds the gate a while."""
-    real = gw.store.changed_items
+    real = gw.store.changed_versions
 
-    async def changed_items(since: int, at: int) -> dict[str, dict[str, Any]]:
+    async def changed_versions(since: int, at: int) -> dict[str, Version]:
         await asyncio.sleep(seconds)
         return await real(since, at)
 
-    gw.store.changed_items = changed_items  # type: ignore[method-assign]
+    gw.store.changed_versions = changed_versions  # type: ignore[method-assign]
 
 
 def test_writes_during_a_slow_rollback_fail_fast_with_a_short_wait(opener: Opener) -> None:

@@ -7,9 +7,28 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
-from memgate.domain.memory import MemoryItem, MemoryState
+from memgate.domain.memory import MemoryItem, MemoryState, PoolName
+from memgate.domain.raw import RawItem, Version
+
+
+class Restores(BaseModel):
+    """A compensating event's item by reference: the item of event `seq` (whose
+    MAC is `mac`, an event of the same memory that embeds its item), with this
+    pool (as that item's: it lets SQL route the row without resolving), state
+    and version, and `updated_at` the compensating event's own time. A rollback
+    of 43k memories then writes 43k small entries instead of 43k whole items;
+    replay, verify and `records` resolve the reference (one hop: a reference
+    always names an event that embeds its item, never another reference)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    mac: str
+    pool: PoolName
+    state: MemoryState
+    version: int
 
 
 class Op(StrEnum):
@@ -49,10 +68,58 @@ class Event(BaseModel):
     item: MemoryItem | None = None
     detail: dict[str, Any] | None = None
     """Structured context for markers, e.g. a rollback's target and scope."""
+    restores: Restores | None = None
+    """A compensating event: its item is the one this names (see `Restores`). The
+    stored entry leaves `item` out; `records` / `history` fill it in, resolved."""
+    _raw: RawItem | None = PrivateAttr(default=None)
+    """A reference event on its way into the store: the resolved item as a plain
+    struct (`restoring`), which the store projects without building a model."""
+
+    @classmethod
+    def restoring(
+        cls,
+        *,
+        at: datetime,
+        actor: str,
+        reason: str | None,
+        state_before: MemoryState,
+        origin: Version,
+        item: RawItem,
+    ) -> Event:
+        """A compensating event that puts back `origin`'s item as `item` (its
+        state and version changed, updated at `at`). Built without validation:
+        every value comes from the log or from the plan over it."""
+        restores = Restores.model_construct(
+            seq=origin.seq,
+            mac=origin.mac,
+            pool=PoolName(item.pool),
+            state=MemoryState(item.state),
+            version=item.version,
+        )
+        event = cls.model_construct(
+            op=Op.ROLLED_BACK,
+            memory_id=item.id,
+            at=at,
+            actor=actor,
+            reason=reason,
+            state_before=state_before,
+            state_after=MemoryState(item.state),
+            item=None,
+            detail=None,
+            restores=restores,
+        )
+        event._raw = item
+        return event
+
+    @property
+    def raw_item(self) -> RawItem | None:
+        """The resolved item of a reference event built by `restoring`."""
+        return self._raw
 
     def summary(self) -> dict[str, Any]:
-        """Findings summary stored beside the event: score, rules version, rule ids."""
-        if self.item is None:
+        """Findings summary stored beside the event: score, rules version, rule ids.
+        Empty for a reference (computable from the entry alone, as verify needs)."""
+        if self.item is None or self.restores is not None:
             return {}
         return {
             "trust_score": self.item.trust_score,
@@ -64,7 +131,7 @@ class Event(BaseModel):
 def summary_of(entry: dict[str, Any]) -> dict[str, Any]:
     """`Event.summary()` computed from an event's JSON form (as `verify` reads it)."""
     item = entry.get("item")
-    if not isinstance(item, dict):
+    if not isinstance(item, dict) or entry.get("restores") is not None:
         return {}
     return {
         "trust_score": item.get("trust_score"),

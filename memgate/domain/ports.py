@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState
 from memgate.domain.notices import Notice
+from memgate.domain.raw import Version
 from memgate.domain.types import Category, Source
 
 Items = list[MemoryItem]
@@ -217,6 +218,12 @@ class Store(EventLog, Pool, Protocol):
     async def changed_items(self, since_seq: int, at_seq: int) -> dict[str, dict[str, Any]]:
         """For every memory with an event after `since_seq`, its item (as JSON) as
         of event `at_seq`; memories without an item by then are absent."""
+        ...
+
+    async def changed_versions(self, since_seq: int, at_seq: int) -> dict[str, Version]:
+        """`changed_items` as plain structs (no model validated per item), each
+        with the event that embeds it (a reference resolved to the event it
+        names): what a rollback plans on and points back at."""
         ...
 
     async def snapshot(self) -> int:

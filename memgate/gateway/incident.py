@@ -20,11 +20,12 @@ from memgate.domain.graph import (
     ProvenanceGraph,
 )
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
-from memgate.domain.rollback import Change, RollbackPlan, RollbackScope
+from memgate.domain.raw import encode
+from memgate.domain.rollback import RollbackPlan, RollbackScope
 from memgate.errors import GraphUnavailable
 from memgate.gateway.admission import log_evictions
-from memgate.gateway.context import GatewayContext, new_id, state_event
-from memgate.gateway.rollback import counts, plan
+from memgate.gateway.context import GatewayContext, new_id
+from memgate.gateway.rollback import Planned, counts, plan
 
 _FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -81,12 +82,12 @@ class Incident:
             now = ctx.clock()
             # Only memories with events after the target can differ: fetch their
             # items at the target and now (cost follows the change, not the store).
-            target = await ctx.store.changed_items(to_seq, to_seq)
-            current = await ctx.store.changed_items(to_seq, head)
+            target = await ctx.store.changed_versions(to_seq, to_seq)
+            current = await ctx.store.changed_versions(to_seq, head)
             lineage = await ctx.store.state_at(head) if scope.memory_id else None
             tainted, graph_status = await self._tainted(scope.memory_id)
             planned = plan(target, current, scope, now, lineage=lineage, tainted=tainted)
-            changes = tuple(change for change, _ in planned)
+            changes = tuple(p.change for p in planned)
             result = RollbackPlan(
                 to_seq=to_seq,
                 head_seq=head,
@@ -100,11 +101,19 @@ class Incident:
             result = await self._with_graph_evidence(result, graph_status)
             if dry_run:
                 return result
+            # Each compensating event names the event whose item it puts back
+            # (seq + MAC) instead of embedding the item again; the marker closes
+            # the rollback. All in one append: one transaction.
             events = [
-                state_event(
-                    Op.ROLLED_BACK, item, change.state_before, actor=actor, reason=reason, at=now
+                Event.restoring(
+                    at=now,
+                    actor=actor,
+                    reason=reason,
+                    state_before=p.change.state_before,
+                    origin=p.origin,
+                    item=p.item,
                 )
-                for change, item in planned
+                for p in planned
             ]
             events.append(
                 Event(
@@ -122,16 +131,16 @@ class Incident:
                 )
             )
             records = await ctx.store.append(events)
-            for _, item in planned:
-                if item.pool is PoolName.SHORT:
-                    if item.state is MemoryState.TRANSIENT:
-                        await ctx.short.put(item)
+            for p in planned:
+                if p.item.pool == PoolName.SHORT.value:
+                    if p.item.state == MemoryState.TRANSIENT.value:
+                        await ctx.short.put(MemoryItem.model_validate_json(encode(p.item)))
                     else:
-                        await ctx.short.remove(item.id)
+                        await ctx.short.remove(p.item.id)
             # Rolled-back items are logged already; anything else that left the
             # short-term pool meanwhile (a TTL a read noticed, or capacity taken by
             # the restored items) still gets its `expired` event, after the marker.
-            rolled = frozenset(item.id for _, item in planned)
+            rolled = frozenset(p.item.id for p in planned)
             await log_evictions(ctx, logged=rolled)
             await self._recount_promotions(planned)
             return result.model_copy(update={"applied": True, "marker_seq": records[-1].seq})
@@ -185,12 +194,12 @@ class Incident:
             }
         )
 
-    async def _recount_promotions(self, planned: Sequence[tuple[Change, MemoryItem]]) -> None:
+    async def _recount_promotions(self, planned: Sequence[Planned]) -> None:
         """After a rollback, sightings count only the transient items still live (a
         rolled-back write must not help its content towards promotion), and content
         whose automatic promotion was rolled back may be promoted again."""
         ctx = self.ctx
-        if any(item.pool is PoolName.SHORT for _, item in planned):
+        if any(p.item.pool == PoolName.SHORT.value for p in planned):
             now = ctx.clock()
             live = [
                 item
@@ -198,9 +207,11 @@ class Incident:
                 if item.expires_at is None or item.expires_at > now
             ]
             ctx.notes.recount(live, ctx.routing.promotion_sessions)
-        for _, item in planned:
-            if item.pool is PoolName.LONG and item.derived_from:
-                if item.state in (MemoryState.APPROVED, MemoryState.PENDING_REVIEW):
+        served = (MemoryState.APPROVED.value, MemoryState.PENDING_REVIEW.value)
+        for p in planned:
+            item = p.item
+            if item.pool == PoolName.LONG.value and item.derived_from:
+                if item.state in served:
                     ctx.notes.promoted_fp.add(item.fingerprint)
                 else:
                     ctx.notes.promoted_fp.discard(item.fingerprint)

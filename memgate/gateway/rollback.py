@@ -1,30 +1,67 @@
 """Planning a rollback: compare the projection now with the projection at the
-target point, within a scope, and list what changes. Pure functions."""
+target point, within a scope, and list what changes. Pure functions.
+
+The plan runs on raw rows (`memgate.domain.raw.Version`: each memory's item as a
+plain struct with the event that embeds it), not on validated models: a rollback
+of 43k memories planned in 2.8 s with a pydantic model per item, most of it
+validation. Each change comes out with the event whose item it puts back, so the
+compensating event can name that event instead of embedding the item again."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memgate.domain.memory import MemoryItem, MemoryState, PoolName
+import msgspec
+from pydantic import TypeAdapter
+
+from memgate.domain.memory import MemoryState, PoolName
+from memgate.domain.raw import RawItem, Version
 from memgate.domain.rollback import Action, Change, RollbackScope
 
 State = dict[str, dict[str, Any]]
+Versions = Mapping[str, Version]
+
+_TIME = TypeAdapter(datetime)
+_NONE = PoolName.NONE.value
+_TRANSIENT = MemoryState.TRANSIENT.value
+_SERVED = frozenset({MemoryState.APPROVED.value, MemoryState.PENDING_REVIEW.value})
+_ENDED = frozenset(
+    {MemoryState.DELETED.value, MemoryState.REJECTED.value, MemoryState.EXPIRED.value}
+)
 
 
-def _served_at(item: MemoryItem | None, now: datetime) -> bool:
-    if item is None or item.pool is PoolName.NONE:
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One change: what the plan reports, the event whose item it restores, and
+    that item as it will be after the compensating event."""
+
+    change: Change
+    origin: Version
+    item: RawItem
+
+
+def json_time(moment: datetime) -> str:
+    """A time as the log's JSON spells it (pydantic's form): the `updated_at` a
+    reference resolves to is the compensating event's own `at`, as text."""
+    return str(_TIME.dump_python(moment, mode="json"))
+
+
+def _served_at(item: RawItem | None, now: datetime) -> bool:
+    if item is None or item.pool == _NONE:
         return False
-    if item.state is MemoryState.TRANSIENT:
-        return item.expires_at is None or item.expires_at > now
-    return item.state in (MemoryState.APPROVED, MemoryState.PENDING_REVIEW)
+    if item.state == _TRANSIENT:
+        return item.expires_at is None or datetime.fromisoformat(item.expires_at) > now
+    return item.state in _SERVED
 
 
-def _derived_closure(root: str, current: State) -> set[str]:
+def _derived_closure(root: str, parents: Iterable[tuple[str, Iterable[str]]]) -> set[str]:
     children: dict[str, set[str]] = defaultdict(set)
-    for memory_id, item in current.items():
-        for parent in item.get("derived_from") or ():
+    for memory_id, derived_from in parents:
+        for parent in derived_from or ():
             children[parent].add(memory_id)
     found = {root}
     frontier = [root]
@@ -36,100 +73,96 @@ def _derived_closure(root: str, current: State) -> set[str]:
     return found
 
 
-def _in_scope(item: dict[str, Any], scope: RollbackScope, members: set[str] | None) -> bool:
-    if members is not None and item.get("id") not in members:
+def _in_scope(item: RawItem, scope: RollbackScope, members: set[str] | None) -> bool:
+    if members is not None and item.id not in members:
         return False
     prefix = scope.namespace_prefix
-    if prefix and tuple(item.get("namespace") or ())[: len(prefix)] != prefix:
+    if prefix and tuple(item.namespace[: len(prefix)]) != prefix:
         return False
-    if scope.source is not None and item.get("source") != scope.source.value:
+    if scope.source is not None and item.source != scope.source.value:
         return False
-    return scope.session_id is None or item.get("session_id") == scope.session_id
+    return scope.session_id is None or item.session_id == scope.session_id
 
 
 def plan(
-    target: State,
-    current: State,
+    target: Versions,
+    current: Versions,
     scope: RollbackScope,
     now: datetime,
     *,
     lineage: State | None = None,
     tainted: set[str] | None = None,
-) -> list[tuple[Change, MemoryItem]]:
-    """(change, the item to write) for every in-scope memory whose served form
-    differs between now and the target point. `target` and `current` may hold
-    only the memories touched since the target; `lineage` (every memory now) is
-    needed for a memory scope, to follow derivations through untouched items.
-    `tainted` (from the provenance graph) adds, for a memory scope, what sessions
-    wrote after reading the memory."""
-    members = (
-        _derived_closure(scope.memory_id, lineage if lineage is not None else current)
-        if scope.memory_id
-        else None
-    )
-    if members is not None and tainted:
-        members |= tainted
-    out: list[tuple[Change, MemoryItem]] = []
-    for memory_id, now_json in current.items():
-        then_json = target.get(memory_id)
-        if not (
-            _in_scope(now_json, scope, members)
-            or (then_json and _in_scope(then_json, scope, members))
-        ):
+) -> list[Planned]:
+    """Every in-scope memory whose served form differs between now and the
+    target point, with the item to write. `target` and `current` may hold only
+    the memories touched since the target; `lineage` (every memory now, as
+    JSON) is needed for a memory scope, to follow derivations through untouched
+    items. `tainted` (from the provenance graph) adds, for a memory scope, what
+    sessions wrote after reading the memory."""
+    members: set[str] | None = None
+    if scope.memory_id:
+        parents: Iterable[tuple[str, Iterable[str]]] = (
+            ((k, v.get("derived_from") or ()) for k, v in lineage.items())
+            if lineage is not None
+            else ((k, v.item.derived_from) for k, v in current.items())
+        )
+        members = _derived_closure(scope.memory_id, parents)
+        if tainted:
+            members |= tainted
+    stamp = json_time(now)
+    replace = msgspec.structs.replace
+    out: list[Planned] = []
+    for memory_id, now_version in current.items():
+        cur = now_version.item
+        then_version = target.get(memory_id)
+        then = then_version.item if then_version is not None else None
+        if not (_in_scope(cur, scope, members) or (then and _in_scope(then, scope, members))):
             continue
-        if then_json == now_json:
+        if then is not None and then == cur:
             continue
-        cur = MemoryItem.model_validate(now_json)
-        then = MemoryItem.model_validate(then_json) if then_json is not None else None
         served_now, served_then = _served_at(cur, now), _served_at(then, now)
-        if then is None or (not served_then and then.pool is PoolName.NONE):
-            if not served_now and cur.state in (
-                MemoryState.DELETED,
-                MemoryState.REJECTED,
-                MemoryState.EXPIRED,
-            ):
+        if then is None or (not served_then and then.pool == _NONE):
+            if not served_now and cur.state in _ENDED:
                 continue
-            if cur.pool is PoolName.NONE:
+            if cur.pool == _NONE:
                 continue
-            gone = cur.model_copy(
-                update={"state": MemoryState.DELETED, "updated_at": now, "version": cur.version + 1}
+            gone = replace(
+                cur, state=MemoryState.DELETED.value, updated_at=stamp, version=cur.version + 1
             )
-            out.append((_change(cur, gone, Action.REMOVED), gone))
+            out.append(Planned(_change(cur, gone, Action.REMOVED), now_version, gone))
             continue
         if not served_now and not served_then:
             continue
-        if served_then and then_json and _same_apart_from_bookkeeping(then_json, now_json):
+        if served_then and _same_apart_from_bookkeeping(then, cur):
             continue
+        assert then_version is not None  # noqa: S101 - then is not None here
         state = then.state
-        if then.state is MemoryState.TRANSIENT and not served_then:
-            state = MemoryState.EXPIRED
-        back = then.model_copy(
-            update={"state": state, "updated_at": now, "version": cur.version + 1}
-        )
+        if then.state == _TRANSIENT and not served_then:
+            state = MemoryState.EXPIRED.value
+        back = replace(then, state=state, updated_at=stamp, version=cur.version + 1)
         action = Action.RESTORED if served_then and not served_now else Action.REVERTED
-        out.append((_change(cur, back, action), back))
+        out.append(Planned(_change(cur, back, action), then_version, back))
     return out
 
 
-_BOOKKEEPING = frozenset({"updated_at", "version"})
-"""Fields every compensating event bumps: a memory already rolled back to its
-earlier form differs from that form only in these."""
-
-
-def _same_apart_from_bookkeeping(then: dict[str, Any], now: dict[str, Any]) -> bool:
+def _same_apart_from_bookkeeping(then: RawItem, now: RawItem) -> bool:
+    """Equal apart from `updated_at` and `version`, which every compensating event
+    bumps: a memory already rolled back to its earlier form differs from that
+    form only in these."""
     # NOTE: not only content and state: a keyed rewrite can keep both and change
     # the session (who sees a pending item), source, metadata or expiry.
-    return all(then.get(k) == now.get(k) for k in then.keys() | now.keys() if k not in _BOOKKEEPING)
+    replace = msgspec.structs.replace
+    return replace(then, updated_at="", version=0) == replace(now, updated_at="", version=0)
 
 
-def _change(before: MemoryItem, after: MemoryItem, action: Action) -> Change:
-    return Change(
+def _change(before: RawItem, after: RawItem, action: Action) -> Change:
+    return Change.model_construct(
         memory_id=before.id,
-        namespace=before.namespace,
-        pool=after.pool,
+        namespace=tuple(before.namespace),
+        pool=PoolName(after.pool),
         action=action,
-        state_before=before.state,
-        state_after=after.state,
+        state_before=MemoryState(before.state),
+        state_after=MemoryState(after.state),
     )
 
 

@@ -1,5 +1,13 @@
 """Replay: the projection (each memory's latest item) at any sequence number,
-from raw log entries, and MAC-protected compressed snapshots of it."""
+from raw log entries, and MAC-protected compressed snapshots of it.
+
+A compensating event may name the event whose item it restores instead of
+embedding it (`memgate.domain.events.Restores`). Every reader of entries gets
+such a row together with the entry it names (`base`) and that entry's MAC, and
+resolves it here: the base item with the reference's state and version, updated
+at the compensating event's time. A reference that does not hold (no such event,
+another MAC, another memory or pool, or a reference to a reference) resolves to
+nothing, as a marker would."""
 
 from __future__ import annotations
 
@@ -10,21 +18,105 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-from memgate.domain.events import canonical_json
+import msgspec
+
+from memgate.domain.events import Event, LogRecord, canonical_json
+from memgate.domain.memory import MemoryItem
+from memgate.domain.raw import RawEntry, Version, decode_entry
 
 State = dict[str, dict[str, Any]]
 """memory id -> the item (as JSON) after the last event that carried one."""
+Row = tuple[bytes, bytes | None, str | None]
+"""(entry, the entry it references or None, that entry's MAC or None)."""
+
+REFERENCE = b'"restores":{'
+"""How a reference entry spells itself in canonical JSON (a prefilter: an item's
+metadata may hold the same key, so `restores` is looked up, never assumed)."""
+SQLITE_BASE_JOIN = (
+    " LEFT JOIN events r ON r.seq = CASE WHEN instr(CAST(e.entry AS TEXT), '\"restores\":{') > 0"
+    " THEN json_extract(CAST(e.entry AS TEXT), '$.restores.seq') END"
+)
+"""The SQLite join that reads, beside a reference event `e`, the event `r` it
+names (`r.entry`, `r.mac`); only an entry that spells a reference is parsed."""
+POSTGRES_BASE_JOIN = (
+    " LEFT JOIN events r ON r.seq = CASE WHEN position('\"restores\":{'::bytea in e.entry) > 0"
+    " THEN (convert_from(e.entry, 'UTF8')::json #>> '{restores,seq}')::bigint END"
+)
+"""The same for PostgreSQL (`json`, not `jsonb`: an entry may hold an escaped NUL)."""
 
 
-def apply_entries(state: State, entries: Iterable[bytes]) -> State:
-    """Fold raw canonical-JSON entries, in sequence order, into `state`."""
+def resolve(entry: dict[str, Any], base: bytes | None, base_mac: str | None) -> Any:
+    """The item (JSON) that parsed `entry` carries or references, or None."""
+    ref = entry.get("restores")
+    if ref is None:
+        return entry.get("item")
+    if base is None or not isinstance(ref, dict):
+        return None
+    try:
+        data = json.loads(base)
+    except ValueError:
+        return None
+    item = data.get("item") if isinstance(data, dict) else None
+    if (
+        not isinstance(item, dict)
+        or data.get("restores") is not None
+        or base_mac != ref.get("mac")
+        or data.get("memory_id") != entry.get("memory_id")
+        or item.get("pool") != ref.get("pool")
+    ):
+        return None
+    out = dict(item)
+    out["state"] = ref.get("state")
+    out["version"] = ref.get("version")
+    out["updated_at"] = entry.get("at")
+    return out
+
+
+def apply_rows(state: State, rows: Iterable[Row]) -> State:
+    """Fold raw canonical-JSON entries (with the entries they reference), in
+    sequence order, into `state`."""
     loads = json.loads
-    for raw in entries:
+    for raw, base, base_mac in rows:
         entry = loads(raw)
-        item = entry.get("item")
+        item = (
+            resolve(entry, base, base_mac)
+            if base is not None or REFERENCE in raw
+            else (entry.get("item"))
+        )
         if item is not None:
             state[entry["memory_id"]] = item
     return state
+
+
+def apply_entries(state: State, entries: Iterable[bytes]) -> State:
+    """`apply_rows` for entries none of which is a reference."""
+    return apply_rows(state, ((raw, None, None) for raw in entries))
+
+
+def version_of(
+    seq: int, mac: str, raw: bytes, base: bytes | None, base_mac: str | None
+) -> Version | None:
+    """Event `seq`'s item as a plain struct with the event that embeds it (the
+    event itself, or the one it references), without validating a model."""
+    try:
+        entry = decode_entry(raw)
+        if entry.restores is None:
+            return None if entry.item is None else Version(seq, mac, entry.item)
+        ref = entry.restores
+        if base is None or base_mac != ref.mac:
+            return None
+        root: RawEntry = decode_entry(base)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    item = root.item
+    if item is None or root.restores is not None or root.memory_id != entry.memory_id:
+        return None
+    if item.pool != ref.pool:
+        return None
+    restored = msgspec.structs.replace(
+        item, state=ref.state, version=ref.version, updated_at=entry.at
+    )
+    return Version(ref.seq, ref.mac, restored)
 
 
 def snapshot_body(state: State) -> bytes:
@@ -46,3 +138,16 @@ def load_snapshot(key: bytes, seq: int, head_mac: str, body: bytes, mac: str) ->
     except (zlib.error, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def resolved_record(
+    seq: int, entry: bytes, prev_mac: str, mac: str, base: bytes | None, base_mac: str | None
+) -> LogRecord:
+    """A stored event as a record; a reference event with its item resolved (its
+    entry bytes unchanged: `entry_json` leaves a reference's item out)."""
+    event = Event.model_validate_json(entry)
+    if event.restores is not None:
+        item = resolve(json.loads(entry), base, base_mac)
+        if item is not None:
+            event = event.model_copy(update={"item": MemoryItem.model_validate(item)})
+    return LogRecord(seq=seq, event=event, prev_mac=prev_mac, mac=mac)

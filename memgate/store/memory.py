@@ -10,9 +10,10 @@ from datetime import datetime
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord, linked
+from memgate.domain.raw import Version, encode
 from memgate.log.chain import Chain, Columns, column_bytes, verify_rows
 from memgate.log.integrity import GENESIS_HASH, Signer, hash_step, public_pem, signature_ok
-from memgate.log.replay import State, apply_entries
+from memgate.log.replay import REFERENCE, State, apply_rows, resolve, version_of
 from memgate.pools.query import matches, page, text_matches
 from memgate.store.projection import projected
 
@@ -38,12 +39,20 @@ class MemoryStore:
 
     async def append(self, events: Sequence[Event]) -> Records:
         sealed = [self._chain.seal(e) for e in events]
+        for i, (record, entry, columns) in enumerate(sealed):
+            raw = record.event.raw_item
+            if raw is not None and record.event.item is None:
+                # kept resolved, as the SQL stores' `records` return it
+                event = record.event.model_copy(
+                    update={"item": MemoryItem.model_validate_json(encode(raw))}
+                )
+                sealed[i] = (record.model_copy(update={"event": event}), entry, columns)
         self._records.extend(sealed)
-        for event in events:
-            change = projected(event)
-            if change.long is not None:
+        for record, _, _ in sealed:
+            change = projected(record.event)  # events hold models here (resolved above)
+            if isinstance(change.long, MemoryItem):
                 self._items[change.long.id] = change.long
-            if change.short is not None:
+            if isinstance(change.short, MemoryItem):
                 self._short[change.short.id] = change.short
             if change.short_gone is not None:
                 self._short.pop(change.short_gone, None)
@@ -174,15 +183,35 @@ class MemoryStore:
             if snap_seq <= seq:
                 base, state = snap_seq, json.loads(body)
                 break
-        return apply_entries(state, (entry for _, entry, _ in self._records[base:seq]))
+        return apply_rows(state, (self._row(entry) for _, entry, _ in self._records[base:seq]))
+
+    def _row(self, entry: bytes) -> tuple[bytes, bytes | None, str | None]:
+        """An entry with the entry it references (as the SQL stores join it)."""
+        if REFERENCE not in entry:
+            return entry, None, None
+        ref = json.loads(entry).get("restores")
+        if not isinstance(ref, dict) or not 0 < int(ref.get("seq", 0)) <= len(self._records):
+            return entry, None, None
+        record, base, _ = self._records[int(ref["seq"]) - 1]
+        return entry, base, record.mac
 
     async def changed_items(self, since_seq: int, at_seq: int) -> State:
         touched = {r.event.memory_id for r, _, _ in self._records[since_seq:]}
         state: State = {}
         for record, entry, _ in self._records[:at_seq]:
             if record.event.memory_id in touched and record.event.item is not None:
-                state[record.event.memory_id] = json.loads(entry)["item"]
+                state[record.event.memory_id] = resolve(json.loads(entry), *self._row(entry)[1:])
         return state
+
+    async def changed_versions(self, since_seq: int, at_seq: int) -> dict[str, Version]:
+        touched = {r.event.memory_id for r, _, _ in self._records[since_seq:]}
+        found: dict[str, Version] = {}
+        for record, entry, _ in self._records[:at_seq]:
+            if record.event.memory_id in touched and record.event.item is not None:
+                version = version_of(record.seq, record.mac, *self._row(entry))
+                if version is not None:
+                    found[record.event.memory_id] = version
+        return found
 
     async def snapshot(self) -> int:
         seq = self._chain.last_seq

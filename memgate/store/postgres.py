@@ -56,10 +56,21 @@ from psycopg_pool import AsyncConnectionPool
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord, linked
+from memgate.domain.raw import RawItem, Version
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
-from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
+from memgate.log.replay import (
+    POSTGRES_BASE_JOIN,
+    State,
+    apply_rows,
+    load_snapshot,
+    resolve,
+    resolved_record,
+    snapshot_body,
+    snapshot_mac,
+    version_of,
+)
 from memgate.pools.query import words
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 from memgate.store.served import (
@@ -170,7 +181,8 @@ def _superseded(table: str, pool: str) -> str:
     (its item routes to this table): an older genuine row put back. `json`, not
     `jsonb`: an entry may hold an escaped NUL, which jsonb refuses."""
     return (
-        "(SELECT coalesce(bool_or(convert_from(e.entry, 'UTF8')::json #>> '{item,pool}' = '"  # noqa: S608 - constants only
+        "(SELECT coalesce(bool_or(coalesce(convert_from(e.entry, 'UTF8')::json #>> '{item,pool}',"  # noqa: S608 - constants only
+        " convert_from(e.entry, 'UTF8')::json #>> '{restores,pool}') = '"
         + pool
         + f"'), false) FROM events e WHERE e.memory_id = {table}.id"
         f" AND e.seq > coalesce({table}.event_seq, 0))"
@@ -244,7 +256,7 @@ class _Projected:
     short_gone: str | None
 
 
-def _long(item: MemoryItem) -> LongRow:
+def _long(item: MemoryItem | RawItem) -> LongRow:
     fields = item_fields(item)
     stored = list(fields)
     for i in _BYTE_COLUMNS:
@@ -324,8 +336,9 @@ def _no_nul(value: Any) -> Any:
 
 
 def _record(row: Any) -> LogRecord:
-    event = Event.model_validate_json(bytes(row[1]))
-    return LogRecord(seq=row[0], event=event, prev_mac=row[2], mac=row[3])
+    """A record from (seq, entry, prev_mac, mac, referenced entry, its MAC): a
+    reference event comes back with its item resolved."""
+    return resolved_record(row[0], bytes(row[1]), row[2], row[3], _bytes(row[4]), row[5])
 
 
 def _read(r: Sequence[Any]) -> ReadRecord:
@@ -680,11 +693,19 @@ class PostgresStore:
     # -- the log -------------------------------------------------------------
 
     async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
-        sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE seq > %s ORDER BY seq LIMIT %s"
+        sql = (
+            "SELECT e.seq, e.entry, e.prev_mac, e.mac, r.entry, r.mac FROM events e"  # noqa: S608 - constants
+            + POSTGRES_BASE_JOIN
+            + " WHERE e.seq > %s ORDER BY e.seq LIMIT %s"
+        )
         return [_record(row) for row in await self._rows(sql, (after_seq, limit))]
 
     async def history(self, memory_id: str) -> Records:
-        sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE memory_id = %s ORDER BY seq"
+        sql = (
+            "SELECT e.seq, e.entry, e.prev_mac, e.mac, r.entry, r.mac FROM events e"  # noqa: S608 - constants
+            + POSTGRES_BASE_JOIN
+            + " WHERE e.memory_id = %s ORDER BY e.seq"
+        )
         return [_record(row) for row in await self._rows(sql, (memory_id,))]
 
     async def checkpoint(self) -> Checkpoint:
@@ -874,23 +895,41 @@ class PostgresStore:
         key = self._key
         return await self._in_snapshot(lambda conn: _state_at(conn, key, seq))
 
+    _CHANGED = (
+        "SELECT e.memory_id, e.seq, e.mac, e.entry, r.entry, r.mac FROM events e JOIN ("  # noqa: S608 - constants
+        " SELECT memory_id, max(seq) AS last FROM events"
+        " WHERE seq <= %s AND memory_id IN (SELECT memory_id FROM events WHERE seq > %s)"
+        " GROUP BY memory_id) m ON e.seq = m.last" + POSTGRES_BASE_JOIN
+    )
+    """For every memory with an event after a point: its last event at or before
+    another point, with the event it references (one indexed query, no replay)."""
+
     async def changed_items(self, since_seq: int, at_seq: int) -> State:
         """For every memory with an event after `since_seq`: its item as of event
         `at_seq` (absent if it had none yet). One indexed query, no full replay."""
-        sql = (
-            "SELECT e.memory_id, e.entry FROM events e JOIN ("
-            " SELECT memory_id, max(seq) AS last FROM events"
-            " WHERE seq <= %s AND memory_id IN (SELECT memory_id FROM events WHERE seq > %s)"
-            " GROUP BY memory_id) m ON e.seq = m.last"
-        )
 
         def work(conn: psycopg.Connection[Any]) -> State:
             state: State = {}
-            for memory_id, entry in _stream(conn, sql, (at_seq, since_seq)):
-                item = json.loads(bytes(entry)).get("item")
+            for memory_id, _seq, _mac, entry, base, base_mac in _stream(
+                conn, self._CHANGED, (at_seq, since_seq)
+            ):
+                item = resolve(json.loads(bytes(entry)), _bytes(base), base_mac)
                 if item is not None:
                     state[memory_id] = item
             return state
+
+        return await self._in_snapshot(work)
+
+    async def changed_versions(self, since_seq: int, at_seq: int) -> dict[str, Version]:
+        def work(conn: psycopg.Connection[Any]) -> dict[str, Version]:
+            found: dict[str, Version] = {}
+            for memory_id, seq, mac, entry, base, base_mac in _stream(
+                conn, self._CHANGED, (at_seq, since_seq)
+            ):
+                version = version_of(int(seq), mac, bytes(entry), _bytes(base), base_mac)
+                if version is not None:
+                    found[memory_id] = version
+            return found
 
         return await self._in_snapshot(work)
 
@@ -1052,8 +1091,17 @@ def _state_at(conn: psycopg.Connection[Any], key: bytes, seq: int) -> State:
         if loaded is not None:
             base, state = int(snap_seq), loaded
             break
-    sql = "SELECT entry FROM events WHERE seq > %s AND seq <= %s ORDER BY seq"
-    return apply_entries(state, (bytes(r[0]) for r in _stream(conn, sql, (base, seq))))
+    sql = (
+        "SELECT e.entry, r.entry, r.mac FROM events e"  # noqa: S608 - constants
+        + POSTGRES_BASE_JOIN
+        + " WHERE e.seq > %s AND e.seq <= %s ORDER BY e.seq"
+    )
+    rows = _stream(conn, sql, (base, seq))
+    return apply_rows(state, ((bytes(r[0]), _bytes(r[1]), r[2]) for r in rows))
+
+
+def _bytes(value: Any) -> bytes | None:
+    return None if value is None else bytes(value)
 
 
 async def _applied(conn: psycopg.AsyncConnection[Any]) -> set[int]:

@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 from memgate.domain.events import Event
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
+from memgate.domain.raw import RawItem
 
 
 @dataclass(frozen=True, slots=True)
 class Projection:
-    long: MemoryItem | None = None
-    """Upsert into the long-term pool."""
-    short: MemoryItem | None = None
+    long: MemoryItem | RawItem | None = None
+    """Upsert into the long-term pool (a plain struct for a reference event)."""
+    short: MemoryItem | RawItem | None = None
     """Keep as a transient item (restored into the short-term pool on start)."""
     short_gone: str | None = None
     """A transient item that expired or was deleted."""
@@ -37,10 +38,14 @@ def route(pool: str, state: str) -> str | None:
 def projected(event: Event) -> Projection:
     """Where one event's item goes. Items routed to no pool (rejected by the scan)
     live in the log only; short-term and long-term items never mix."""
-    item = event.item
-    if item is None:
-        return Projection()
-    where = route(item.pool.value, item.state.value)
+    item: MemoryItem | RawItem | None = event.item
+    if isinstance(item, MemoryItem):
+        where = route(item.pool.value, item.state.value)
+    else:
+        item = event.raw_item
+        if item is None:
+            return Projection()
+        where = route(item.pool, item.state)
     if where == LONG:
         return Projection(long=item)
     if where == SHORT:

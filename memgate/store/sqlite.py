@@ -32,10 +32,21 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from memgate.domain.events import Checkpoint, Divergence, Event, LogRecord, VerifyResult
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord, linked
+from memgate.domain.raw import Version
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
-from memgate.log.replay import State, apply_entries, load_snapshot, snapshot_body, snapshot_mac
+from memgate.log.replay import (
+    SQLITE_BASE_JOIN,
+    State,
+    apply_rows,
+    load_snapshot,
+    resolve,
+    resolved_record,
+    snapshot_body,
+    snapshot_mac,
+    version_of,
+)
 from memgate.store.projection import namespace_key, prefix_bounds, projected
 from memgate.store.served import served_items, served_verdict
 from memgate.store.sqlite_integrity import (
@@ -546,12 +557,20 @@ class SqliteStore:
     # -- the log -------------------------------------------------------------
 
     async def records(self, after_seq: int = 0, limit: int = 1000) -> Records:
-        sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
+        sql = (
+            "SELECT e.seq, e.entry, e.prev_mac, e.mac, r.entry, r.mac FROM events e"  # noqa: S608 - constants
+            + SQLITE_BASE_JOIN
+            + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?"
+        )
         rows = await self._rows(sql, (after_seq, limit))
         return [_record(row) for row in rows]
 
     async def history(self, memory_id: str) -> Records:
-        sql = "SELECT seq, entry, prev_mac, mac FROM events WHERE memory_id = ? ORDER BY seq"
+        sql = (
+            "SELECT e.seq, e.entry, e.prev_mac, e.mac, r.entry, r.mac FROM events e"  # noqa: S608 - constants
+            + SQLITE_BASE_JOIN
+            + " WHERE e.memory_id = ? ORDER BY e.seq"
+        )
         rows = await self._rows(sql, (memory_id,))
         return [_record(row) for row in rows]
 
@@ -828,33 +847,52 @@ class SqliteStore:
 
     async def state_at(self, seq: int) -> State:
         base, state = await self._nearest_snapshot(seq)
-        sql = "SELECT entry FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
+        sql = (
+            "SELECT e.entry, r.entry, r.mac FROM events e"  # noqa: S608 - constants
+            + SQLITE_BASE_JOIN
+            + " WHERE e.seq > ? AND e.seq <= ? ORDER BY e.seq"
+        )
 
         def take(rows: builtins.list[Any]) -> None:
-            apply_entries(state, (r[0] for r in rows))
+            apply_rows(state, rows)
 
         await asyncio.to_thread(self._stream, sql, (base, seq), take)
         return state
 
+    _CHANGED = (
+        "SELECT e.memory_id, e.seq, e.mac, e.entry, r.entry, r.mac FROM events e JOIN ("  # noqa: S608 - constants
+        " SELECT memory_id, max(seq) AS last FROM events"
+        " WHERE seq <= ? AND memory_id IN (SELECT memory_id FROM events WHERE seq > ?)"
+        " GROUP BY memory_id) m ON e.seq = m.last" + SQLITE_BASE_JOIN
+    )
+    """For every memory with an event after a point: its last event at or before
+    another point, with the event it references (one indexed query, no replay)."""
+
     async def changed_items(self, since_seq: int, at_seq: int) -> State:
         """For every memory with an event after `since_seq`: its item as of event
         `at_seq` (absent if it had none yet). One indexed query, no full replay."""
-        sql = (
-            "SELECT e.memory_id, e.entry FROM events e JOIN ("
-            " SELECT memory_id, max(seq) AS last FROM events"
-            " WHERE seq <= ? AND memory_id IN (SELECT memory_id FROM events WHERE seq > ?)"
-            " GROUP BY memory_id) m ON e.seq = m.last"
-        )
         state: State = {}
 
         def take(rows: builtins.list[Any]) -> None:
-            for memory_id, entry in rows:
-                item = json.loads(entry).get("item")
+            for memory_id, _seq, _mac, entry, base, base_mac in rows:
+                item = resolve(json.loads(entry), base, base_mac)
                 if item is not None:
                     state[memory_id] = item
 
-        await asyncio.to_thread(self._stream, sql, (at_seq, since_seq), take)
+        await asyncio.to_thread(self._stream, self._CHANGED, (at_seq, since_seq), take)
         return state
+
+    async def changed_versions(self, since_seq: int, at_seq: int) -> dict[str, Version]:
+        found: dict[str, Version] = {}
+
+        def take(rows: builtins.list[Any]) -> None:
+            for memory_id, seq, mac, entry, base, base_mac in rows:
+                version = version_of(seq, mac, entry, base, base_mac)
+                if version is not None:
+                    found[memory_id] = version
+
+        await asyncio.to_thread(self._stream, self._CHANGED, (at_seq, since_seq), take)
+        return found
 
     async def _nearest_snapshot(self, seq: int) -> tuple[int, State]:
         sql = (
@@ -957,8 +995,9 @@ def _split_sql(script: str) -> builtins.list[str]:
 
 
 def _record(row: Any) -> LogRecord:
-    event = Event.model_validate_json(row[1])
-    return LogRecord(seq=row[0], event=event, prev_mac=row[2], mac=row[3])
+    """A record from (seq, entry, prev_mac, mac, referenced entry, its MAC): a
+    reference event comes back with its item resolved."""
+    return resolved_record(row[0], row[1], row[2], row[3], row[4], row[5])
 
 
 PARALLEL_VERIFY_MIN = 300_000

@@ -81,7 +81,8 @@ def _superseded(table: str, pool: str) -> str:
     one put back. Evaluated in the query's own snapshot; an index probe on
     events (memory_id, seq) that finds no rows in the usual case."""
     return (
-        "(SELECT max(json_extract(CAST(e.entry AS TEXT), '$.item.pool') = '"  # noqa: S608 - constants only
+        "(SELECT max(coalesce(json_extract(CAST(e.entry AS TEXT), '$.item.pool'),"  # noqa: S608 - constants only
+        " json_extract(CAST(e.entry AS TEXT), '$.restores.pool')) = '"
         + pool
         + f"') FROM events e WHERE e.memory_id = {table}.id"
         f" AND e.seq > coalesce({table}.event_seq, 0))"
