@@ -143,10 +143,10 @@ async def open_gateway(
     signer = load_or_create_signer(keys)
     fp_key = load_or_create_key(keys / "fingerprint.key", env=FINGERPRINT_KEY_ENV)
     policy = policy or Policy.load()
-    scanner = Inspector.default(rules_paths=rules_paths, fingerprint_key=fp_key).scanner
+    inspector = Inspector.default(rules_paths=rules_paths, fingerprint_key=fp_key)
     store = await open_store(store_url, data_dir, key=log_key, signer=signer, create=fresh)
     gateway = Gateway(
-        inspector=Inspector(scanner, policy),
+        inspector=inspector.with_policy(policy),
         store=store,
         short=short_pool(policy, clock, url=short, prefix=short_prefix),
         policy=policy,
@@ -250,10 +250,10 @@ def memory_gateway(
     ("local" or an Embedder) adds semantic recall with an in-memory index."""
     policy = policy or Policy.load()
     key = key or os.urandom(32)
-    scanner = (inspector or Inspector.default(fingerprint_key=key)).scanner
+    scanner = inspector or Inspector.default(fingerprint_key=key)
     store = MemoryStore(key)
     return Gateway(
-        inspector=Inspector(scanner, policy),
+        inspector=scanner.with_policy(policy),
         store=store,
         short=short_pool(policy, clock),
         policy=policy,

@@ -5,23 +5,59 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from memgate.domain import Finding, ScanReport, Source
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
+from memgate.scanning.scanner import HIDDEN_DETECTOR
 from memgate.trust.policy import Policy
 from memgate.trust.score import score, weigh_classifier
 
 FINGERPRINT_KEY_ENV = "MEMGATE_FINGERPRINT_KEY"
 
 
+class LazyScanner:
+    """A scanner built on first use. Compiling the analyzers costs about half a
+    second, which a command that only reads, verifies or rolls back (`memgate get`,
+    `log verify`, `rollback`) never needs; the rule set's version is known without
+    it. Thread-safe: the first users wait for one build."""
+
+    def __init__(self, build: Callable[[], Scanner], version: str) -> None:
+        self._build: Callable[[], Scanner] | None = build
+        self._scanner: Scanner | None = None
+        self._lock = threading.Lock()
+        self.version = version
+
+    def get(self) -> Scanner:
+        scanner = self._scanner
+        if scanner is None:
+            with self._lock:
+                if self._scanner is None:
+                    assert self._build is not None  # noqa: S101 - cleared only once built
+                    self._scanner = self._build()
+                    self._build = None
+                scanner = self._scanner
+        return scanner
+
+
 class Inspector:
     """Turns content into a ScanReport. Never raises on content."""
 
-    def __init__(self, scanner: Scanner, policy: Policy) -> None:
-        self.scanner = scanner
+    def __init__(self, scanner: Scanner | LazyScanner, policy: Policy) -> None:
+        self._scanner = scanner
         self.policy = policy
+
+    @property
+    def scanner(self) -> Scanner:
+        held = self._scanner
+        return held.get() if isinstance(held, LazyScanner) else held
+
+    def with_policy(self, policy: Policy) -> Inspector:
+        """The same scanner (built or not yet) under another policy."""
+        return Inspector(self._scanner, policy)
 
     @classmethod
     def default(
@@ -33,18 +69,29 @@ class Inspector:
     ) -> Inspector:
         """Bundled rules and policy. The fingerprint key comes from the argument,
         else `MEMGATE_FINGERPRINT_KEY`, else a random per-process key (then
-        fingerprints are comparable only within this process)."""
+        fingerprints are comparable only within this process).
+
+        The rules are read and checked now (a broken rule file fails here); the
+        scanner is compiled on its first use (`LazyScanner`)."""
         if fingerprint_key is None:
             env = os.environ.get(FINGERPRINT_KEY_ENV)
             fingerprint_key = env.encode() if env else secrets.token_bytes(32)
-        scanner = Scanner(
-            load_rules(rules_paths), BUILTIN_ANALYZERS, fingerprint_key=fingerprint_key
+        rules = load_rules(rules_paths)
+        unknown = sorted(
+            {r.detector for r in rules.active()} - set(BUILTIN_ANALYZERS) - {HIDDEN_DETECTOR}
         )
-        return cls(scanner, Policy.load(policy_path))
+        if unknown:
+            raise ValueError(f"rules name unknown detectors: {', '.join(unknown)}")
+        key = fingerprint_key
+
+        def build() -> Scanner:
+            return Scanner(rules, BUILTIN_ANALYZERS, fingerprint_key=key)
+
+        return cls(LazyScanner(build, rules.version), Policy.load(policy_path))
 
     @property
     def rules_version(self) -> str:
-        return self.scanner.version
+        return self._scanner.version
 
     def inspect(self, text: str, source: Source = Source.TOOL) -> ScanReport:
         return self._report(text, source, ())
