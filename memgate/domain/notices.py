@@ -42,6 +42,8 @@ class NoticeKind(StrEnum):
     """A rollback was applied (one notice for the whole rollback)."""
     VERIFY_FAILED = "verify_failed"
     """`verify` found the log or what is served diverging."""
+    GUARD_ASK = "guard_ask"
+    """The tool-call guard asked a person about a call (memgate.domain.asks)."""
     TEST = "test"
     """`memgate notify test`."""
 

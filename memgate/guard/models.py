@@ -31,6 +31,8 @@ class Layer(StrEnum):
     FLOW = "flow"
     TRUST = "trust"
     """Pinned tool descriptions (a rug pull), and trust earned by routine calls."""
+    REVIEW = "review"
+    """A person answered an `ask` about this call (the review queue)."""
     NONE = "none"
     """Nothing objected: the matrix allowed and every later layer agreed."""
 
@@ -121,6 +123,12 @@ class GuardDecision(BaseModel):
     """The call's (tool, argument shape), as trust counts it."""
     trusted: int = 0
     """Results reported earlier for calls of this shape."""
+    ask_id: str | None = None
+    """The review-queue item of an `ask` (GET /v1/guard/asks/{id}), or of the
+    reviewer's answer that decided this call."""
+    redacted_input: dict[str, Any] | None = Field(default=None, exclude=True)
+    """For an `ask`: the arguments with every sensitive value redacted, as the
+    review queue shows them (never serialized)."""
 
 
 class ResultRecorded(BaseModel):

@@ -59,6 +59,8 @@ class _Outcome:
     reasons: list[str] = field(default_factory=list)
     warn: bool = False
     objections: list[tuple[Verdict, Layer]] = field(default_factory=list)
+    hits: dict[str, list[str]] = field(default_factory=dict)
+    """Leaf path -> words the flow check matched to values read earlier."""
     matrix_ask: bool = False
     """The matrix said ask because a rule (or the default) says so: the one
     objection accumulated trust may lift."""
@@ -188,6 +190,11 @@ class Guard:
                         f" masking step between (calls {', '.join(chain)})"
                     )
         trusted = self._trusted(call, shape, out)
+        shown = None
+        if out.verdict is Verdict.ASK:
+            # The words matched to values read earlier; asks.shown_arguments then
+            # runs the scanner over what a reviewer is shown.
+            shown = _redacted_input(call.input, set(call.input), out.hits, {})
         return GuardDecision(
             decision=out.verdict,
             warn=out.warn,
@@ -203,6 +210,7 @@ class Guard:
             timings=timings,
             shape=readable,
             trusted=trusted,
+            redacted_input=shown,
         )
 
     def _pinned(self, call: ToolCall, out: _Outcome) -> None:
@@ -370,6 +378,7 @@ class Guard:
                     Layer.FLOW,
                     f"{where} carries a secret no earlier result showed",
                 )
+        out.hits = hits
         if not tainted:
             return None, path, None
         cut = self.engine.decide(call.input.keys(), tainted, policy.destination_args | _CODE_ARGS)

@@ -59,6 +59,10 @@ def headline(notice: Notice) -> str:
         changed = notice.detail.get("changed", "?")
         to_seq = notice.detail.get("to_seq", "?")
         return f"Rollback applied by {notice.actor}: {changed} memories back to log seq {to_seq}"
+    if kind is NoticeKind.GUARD_ASK:
+        tool = notice.detail.get("tool", "?")
+        session = notice.detail.get("session_id") or "no session"
+        return f"Tool call needs approval: {tool} ({session}), ask {notice.detail.get('ask_id')}"
     if kind is NoticeKind.VERIFY_FAILED:
         bad = notice.detail.get("first_bad_seq")
         where = f" at seq {bad}" if bad is not None else ""
@@ -152,6 +156,8 @@ def link_for(notice: Notice, public_url: str | None) -> str | None:
     base = public_url.rstrip("/")
     if notice.memory_id:
         return f"{base}/ui/items/{notice.memory_id}"
+    if notice.kind is NoticeKind.GUARD_ASK and notice.detail.get("ask_id"):
+        return f"{base}/ui/asks/{notice.detail['ask_id']}"
     if notice.kind in (NoticeKind.ROLLBACK_APPLIED, NoticeKind.VERIFY_FAILED):
         return f"{base}/ui/log"
     return f"{base}/ui/queue"

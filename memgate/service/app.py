@@ -24,6 +24,7 @@ from memgate.guard.flow import flow_engine, graph_connection
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.docs import install_docs
+from memgate.service.guard_asks import open_asks
 from memgate.service.guards import BodyDeadline
 from memgate.service.keys import KeyStore
 from memgate.service.metrics import Metrics, RequestMetrics, TimedInspector
@@ -106,6 +107,7 @@ def create_app(settings: Settings) -> FastAPI:
         notifier = Notifier.start(settings)
         app.state.notifier = notifier
         app.state.guard = open_guard(settings, gateway)
+        app.state.guard_asks = open_asks(settings.data_dir, settings.store)
         try:
             yield
         finally:
@@ -121,6 +123,8 @@ def create_app(settings: Settings) -> FastAPI:
             del app.state.memgate
             app.state.guard.values.close()
             del app.state.guard
+            await app.state.guard_asks.close()
+            del app.state.guard_asks
             await gateway.close()
             store.close()
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Annotated
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
 
+from memgate.domain.asks import AskState, GuardAsk
 from memgate.guard import Guard, GuardDecision, ResultRecorded, ToolCall, ToolResult
-from memgate.guard.audit import decision_event
 from memgate.guard.pins import PinReport, ToolListing
-from memgate.service.deps import State, Writer
+from memgate.service.deps import Reviewer, State, Writer, authenticate
+from memgate.service.guard_asks import pending_asks, review, settle, visible_ask
 from memgate.service.keys import Principal, Role
 from memgate.service.problems import FieldError, Problem
 from memgate.service.routes.common import PROBLEMS
@@ -57,15 +59,20 @@ def held_role(principal: Principal, guard: Guard, asked: str | None) -> str | No
     "decided, readable reasons and the path of sensitive values that justifies a flow "
     "decision. Every decision is an event in the audit log (`audit_seq`). `role` must "
     "be one of the key's guard roles (403 naming `body.role` otherwise); absent, the "
-    "key's first guard role is used, or the policy's default role for a key with none.",
+    "key's first guard role is used, or the policy's default role for a key with none. "
+    "An `ask` is queued for review (`ask_id`; GET /v1/guard/asks/{ask_id}); the same call "
+    "decided again (same key, session, tool and arguments) gets the reviewer's answer: "
+    "`allow` once, or `deny`, layer `review`.",
 )
-async def decide(body: ToolCall, principal: Writer, state: State, guard: GuardDep) -> GuardDecision:
+async def decide(
+    request: Request, body: ToolCall, principal: Writer, state: State, guard: GuardDep
+) -> GuardDecision:
     role = held_role(principal, guard, body.role)
     call = body.model_copy(update={"agent_id": principal.agent_label(body.agent_id), "role": role})
     decision = await anyio.to_thread.run_sync(guard.decide, call)
-    records = await state.gateway.store.append([decision_event(call, decision, principal.actor)])
+    decision = await settle(request.app, state, guard, call, decision, principal)
     await anyio.to_thread.run_sync(guard.remember, call, decision)
-    return decision.model_copy(update={"audit_seq": records[0].seq})
+    return decision
 
 
 @router.post(
@@ -100,3 +107,84 @@ async def tools(body: ToolListing, principal: Writer, guard: GuardDep) -> PinRep
             errors=[FieldError(field="body.accept", reason=reason)],
         )
     return await anyio.to_thread.run_sync(guard.pin_tools, body)
+
+
+class AskAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    note: str | None = Field(default=None, min_length=1, max_length=2000, pattern=r"\S")
+    """Why (shown to the caller with the answer; required to deny)."""
+
+
+class AskList(BaseModel):
+    asks: list[GuardAsk]
+
+
+@router.get(
+    "/v1/guard/asks",
+    summary="Tool calls waiting for a person",
+    description="Pending asks this reviewer or admin key may answer (the asking key's "
+    "namespaces inside its scope; never its own), oldest first: the call, its arguments "
+    "with sensitive values redacted, the reasons and the graph path.",
+)
+async def list_asks(
+    request: Request, principal: Reviewer, limit: int = Query(50, ge=1, le=500)
+) -> AskList:
+    return AskList(asks=await pending_asks(request.app, principal, limit))
+
+
+@router.get(
+    "/v1/guard/asks/{ask_id}",
+    summary="One ask and its answer",
+    description="`state`: pending, allowed or denied (with `reviewer` and `note`). The "
+    "key that asked may read it (poll it, or decide the same call again), and reviewers "
+    "and admins whose scope covers it; anyone else gets 404.",
+)
+async def get_ask(request: Request, ask_id: str) -> GuardAsk:
+    principal = authenticate(request)
+    return await visible_ask(request.app, principal, ask_id)
+
+
+async def _answer(
+    request: Request, state: State, principal: Principal, ask_id: str, answer: AskState,
+    note: str | None,
+) -> GuardAsk:  # fmt: skip
+    ask = await visible_ask(request.app, principal, ask_id)
+    if ask.state is not AskState.PENDING and principal.actor != ask.actor:
+        raise Problem(
+            409, "Conflict", f"{ask_id} was {ask.state.value} already by {ask.reviewer}",
+            kind="conflict",
+        )  # fmt: skip
+    return await review(request.app, state, principal, ask_id, answer, note)
+
+
+@router.post(
+    "/v1/guard/asks/{ask_id}/allow",
+    summary="Allow an asked tool call (once)",
+    description="The same call, decided again, is allowed once (layer `review`). Logged "
+    "as a `guard_decided` event. The key that asked cannot answer (403); an answered "
+    "ask keeps its first answer (409).",
+)
+async def allow_ask(
+    request: Request, ask_id: str, state: State, principal: Reviewer, body: AskAnswer | None = None
+) -> GuardAsk:
+    note = body.note if body is not None else None
+    return await _answer(request, state, principal, ask_id, AskState.ALLOWED, note)
+
+
+@router.post(
+    "/v1/guard/asks/{ask_id}/deny",
+    summary="Deny an asked tool call",
+    description="The same call, decided again, is denied (layer `review`). `note` is "
+    "required. Logged as a `guard_decided` event.",
+)
+async def deny_ask(
+    request: Request, ask_id: str, state: State, principal: Reviewer, body: AskAnswer
+) -> GuardAsk:
+    if body.note is None:
+        reason = "a reason is required to deny"
+        raise Problem(
+            422, "Invalid input", f"body.note: {reason}", kind="validation",
+            errors=[FieldError(field="body.note", reason=reason)],
+        )  # fmt: skip
+    return await _answer(request, state, principal, ask_id, AskState.DENIED, body.note)
