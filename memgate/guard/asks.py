@@ -162,6 +162,12 @@ def answered(decision: GuardDecision, ask: GuardAsk) -> GuardDecision:
     verdict = Verdict.ALLOW if ask.state is AskState.ALLOWED else Verdict.DENY
     said = "allowed" if verdict is Verdict.ALLOW else "denied"
     note = f": {short_text(ask.note, 200)}" if ask.note else ""
+    updated = None
+    if verdict is Verdict.ALLOW and decision.flow is not None and decision.updated_input:
+        # A person allowed the call; the flow check's redaction of the arguments
+        # that carry values read earlier still applies (the person saw them
+        # redacted): it runs as a rewrite.
+        verdict, updated = Verdict.REWRITE, decision.updated_input
     return decision.model_copy(
         update={
             "decision": verdict,
@@ -170,7 +176,7 @@ def answered(decision: GuardDecision, ask: GuardAsk) -> GuardDecision:
                 *decision.reasons,
                 f"review: {said} by {ask.reviewer} (ask {ask.id}){note}",
             ),
-            "updated_input": None,
+            "updated_input": updated,
             "ask_id": ask.id,
         }
     )

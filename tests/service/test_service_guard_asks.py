@@ -133,3 +133,26 @@ async def test_only_asks_are_queued(service: Service) -> None:
         no = await decide(agent, tool="db.execute", input={"sql": "DROP TABLE t"})
         assert no["decision"] == "deny" and no["ask_id"] is None
         assert (await admin.get("/v1/guard/asks")).json()["asks"] == []
+
+
+async def test_an_allowed_ask_still_redacts_what_the_flow_check_cut(service: Service) -> None:
+    agent = service.client(service.key("agent", ["acme"], name="bot"))
+    reviewer = service.client(service.key("reviewer", ["acme"], name="rev"))
+    async with agent, reviewer:
+        shown = await agent.post(
+            "/v1/guard/results",
+            json={"call_id": "r1", "tool": "Read", "session_id": "mon",
+                  "output": f"STRIPE_KEY={STRIPE}"},
+        )  # fmt: skip
+        assert shown.json()["values"] == 1
+        asked = await decide(agent, tool=TOOL, input=ISSUE, session_id="wed")
+        assert asked["decision"] == "ask"
+        assert [s["kind"] for s in asked["path"]] == ["read", "arg"]
+        queued = (await reviewer.get(f"/v1/guard/asks/{asked['ask_id']}")).json()
+        assert [s["kind"] for s in queued["path"]] == ["read", "arg"]
+        assert queued["path"][0]["session_id"] == "mon"
+        await reviewer.post(f"/v1/guard/asks/{asked['ask_id']}/allow")
+        through = await decide(agent, tool=TOOL, input=ISSUE, session_id="wed")
+        assert (through["decision"], through["layer"]) == ("rewrite", "review")
+        assert STRIPE not in through["updated_input"]["body"]
+        assert through["updated_input"]["repo"] == "acme/web"

@@ -16,6 +16,7 @@ from memgate.domain.events import LogRecord
 from memgate.domain.memory import MemoryItem, MemoryState
 from memgate.errors import IllegalTransition, NotFound, OversizedWrite, ReviewRefused
 from memgate.gateway import Gateway
+from memgate.service.guard_asks import pending_asks
 from memgate.service.keys import Principal
 from memgate.service.ui.highlight import TAG, Mark, marks_for, segments
 from memgate.service.ui.sessions import Session
@@ -212,6 +213,7 @@ def add_review_routes(router: APIRouter, ui: UI) -> None:
                 "next_offset": offset + PAGE if len(page) == PAGE else None,
                 "prev_offset": max(0, offset - PAGE) if offset else None,
                 "here": here,
+                "asks": await pending_asks(request.app, session.principal),
             },
             session=session,
         )

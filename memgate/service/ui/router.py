@@ -17,6 +17,7 @@ import secrets
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import RedirectResponse
 
+from memgate.service.ui.asks import add_ask_routes
 from memgate.service.ui.browse import add_browse_routes
 from memgate.service.ui.incident import add_incident_routes
 from memgate.service.ui.review import add_review_routes, safe_back
@@ -124,6 +125,7 @@ def build_ui_router() -> APIRouter:
     add_review_routes(router, ui)
     add_browse_routes(router, ui)
     add_incident_routes(router, ui)
+    add_ask_routes(router, ui)
 
     @router.api_route("/{rest:path}", methods=["GET", "POST"], name="ui_not_found")
     async def not_found(rest: str) -> Response:
