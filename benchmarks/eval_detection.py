@@ -3,6 +3,7 @@
 
     .venv/bin/python benchmarks/eval_detection.py                 # dev.jsonl + public.jsonl
     .venv/bin/python benchmarks/eval_detection.py --heldout       # benchmarks/heldout/*.jsonl
+    ... --heldout --heldout-dir benchmarks/heldout2 --split diag  # the second held-out set
     .venv/bin/python benchmarks/eval_detection.py --train         # train.jsonl, per origin
     .venv/bin/python benchmarks/eval_detection.py --loo           # leave-one-origin-out
     ... --detectors rules|classifier|both   (default both)   --errors   --json out.json
@@ -300,6 +301,12 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--heldout", action="store_true", help="benchmarks/heldout/*.jsonl")
     parser.add_argument(
+        "--heldout-dir",
+        type=Path,
+        default=ROOT / "benchmarks" / "heldout",
+        help="--heldout: the set's folder (e.g. benchmarks/heldout2)",
+    )
+    parser.add_argument(
         "--split", choices=("all", "diag", "final"), default="all", help="--heldout: which half"
     )
     parser.add_argument("--train", action="store_true", help="train.jsonl per origin group")
@@ -316,13 +323,13 @@ def main() -> None:
         result = leave_one_origin_out(args)
     elif args.heldout or args.train:
         cases = (
-            heldout_cases(ROOT / "benchmarks" / "heldout", args.split)
+            heldout_cases(args.heldout_dir, args.split)
             if args.heldout
             else train_cases(args.corpus)
         )
         by = "family" if args.heldout else "group"
         labels, detail = scan_cases(cases, inspector(args.detectors), errors=args.errors, by=by)
-        name = f"heldout ({args.split})" if args.heldout else "train.jsonl"
+        name = f"{args.heldout_dir.name} ({args.split})" if args.heldout else "train.jsonl"
         print(f"\n## {name} ({len(cases)} items), detectors: {args.detectors}\n")
         print(labels.markdown(["label"]))
         print(f"\n## {name} by {by}\n")
