@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import sys
@@ -221,17 +222,29 @@ async def timed_rollbacks(path: Path, inspector: Inspector) -> dict[str, Any]:
         t0 = time.perf_counter()
         dry = await gw.rollback(to=middle, reason="bench", actor="bench")
         t1 = time.perf_counter()
+        c1 = time.process_time()
         applied = await gw.rollback(to=middle, reason="bench", actor="bench", dry_run=False)
         t2 = time.perf_counter()
+        c2 = time.process_time()
         result = await gw.verify()
         t3 = time.perf_counter()
         assert result.ok, result.reason
         assert len(dry.changes) == len(applied.changes)
+        # The undo: back to the head before the rollback (its compensating events
+        # are themselves rolled back).
+        c3 = time.process_time()
+        undo = await gw.rollback(to=head, reason="bench undo", actor="bench", dry_run=False)
+        t4 = time.perf_counter()
+        c4 = time.process_time()
+        assert len(undo.changes) == len(applied.changes)
         return {
             "events": head,
             "changes": len(applied.changes),
             "dry_run_s": t1 - t0,
             "applied_s": t2 - t1,
+            "applied_cpu_s": c2 - c1,
+            "undo_s": t4 - t3,
+            "undo_cpu_s": c4 - c3,
             "verify_s": t3 - t2,
             "verified_events": result.checked,
             "recent_dry_run_s": recent_s,
@@ -309,6 +322,9 @@ def markdown(data: dict[str, Any]) -> str:
         ("changes", "changes"),
         ("dry_run_s", "dry run s"),
         ("applied_s", "applied s"),
+        ("applied_cpu_s", "applied CPU s"),
+        ("undo_s", "undo s"),
+        ("undo_cpu_s", "undo CPU s"),
         ("verify_s", "verify s"),
         ("recent_dry_run_s", "dry run s, last 1k events"),
         ("snapshot_s", "snapshot s (mean)"),
@@ -325,7 +341,10 @@ def markdown(data: dict[str, Any]) -> str:
         " `Gateway.rollback` (dry run, then applied: one compensating event per changed"
         " memory plus a marker, one transaction). With snapshots: one every 10,000 events,"
         " as the gateway takes them automatically; without: replay from the first event."
-        " `verify` runs after the applied rollback (so it covers its events too).",
+        " `verify` runs after the applied rollback (so it covers its events too); then"
+        " the undo: a rollback back to the head before it (applied). CPU s: this"
+        " process's CPU time for the same step (the machine is shared; wall time"
+        " moves with its load, noted beside the table).",
         "",
         "| " + " | ".join(title for _, title in cols) + " |",
         "|" + "---|" * len(cols),
@@ -335,6 +354,8 @@ def markdown(data: dict[str, Any]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     v = data["verify_1m"]
     lines += [
+        "",
+        f"Load average (1, 5, 15 min) after the run: {data.get('load_average_after')}.",
         "",
         "| verify at 1M events | seconds |",
         "|---|---|",
@@ -356,6 +377,7 @@ def main() -> None:
     started = time.perf_counter()
     data = asyncio.run(run(args.sizes, args.million))
     data["machine"] = machine()
+    data["load_average_after"] = os.getloadavg()
     data["total_s"] = time.perf_counter() - started
     text = markdown(data)
     print(text)

@@ -19,15 +19,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memgate.bootstrap import short_pool
 from memgate.domain import Decision, Source
-from memgate.domain.events import Event, Op
+from memgate.domain.events import Event, Op, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
 from memgate.domain.raw import RawItem, Version, decode_item, encode
 from memgate.domain.types import Category, Finding, Severity
 from memgate.gateway import Gateway
 from memgate.log.chain import entry_json, reference_json
+from memgate.log.integrity import encode as encode_values
 from memgate.store.memory import MemoryStore
 from memgate.store.postgres import PostgresStore
 from memgate.store.served import item_fields, raw_item_fields, short_fields
@@ -367,7 +370,25 @@ def test_a_reference_entry_is_the_models_own_json() -> None:
             item=raw,
         )
         assert reference_json(event) == event.model_dump(mode="json", exclude={"item"})
+        assert entry_json(event) == canonical_json(reference_json(event))
         parsed = Event.model_validate_json(entry_json(event))
         assert parsed.restores == event.restores and parsed.item is None
         assert entry_json(parsed) == entry_json(event)
         assert event.summary() == {}
+
+
+def _old_encode(values: list[str | int | None]) -> bytes:
+    """The row-MAC encoding as first written (bytes per value)."""
+    parts = []
+    for value in values:
+        if value is None:
+            parts.append(b"-")
+        else:
+            text = value if isinstance(value, str) else str(value)
+            parts.append(b"%d:%s" % (len(text), text.encode("utf-8", "surrogatepass")))
+    return b"|".join(parts)
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(), st.text()), max_size=20))
+def test_the_row_mac_encoding_keeps_its_bytes(values: list[str | int | None]) -> None:
+    assert encode_values(values) == _old_encode(values)

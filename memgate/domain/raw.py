@@ -8,7 +8,9 @@ decoded from stored JSON without validation, so it is only built from what the
 store wrote (entries under the log's MAC); anything crossing a trust boundary
 goes through `MemoryItem`. The field order is `MemoryItem`'s, so `encode` gives
 the same bytes as `MemoryItem.model_dump_json()` (tests/test_rollback_refs.py
-checks both)."""
+checks both). The structs hold no cycles, so they are not tracked by the
+garbage collector (`gc=False`): tens of thousands of them would otherwise make
+every collection walk them."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import msgspec
 __all__ = ["RawEntry", "RawItem", "RawRestores", "Version", "decode_entry", "decode_item", "encode"]
 
 
-class RawItem(msgspec.Struct, kw_only=True):
+class RawItem(msgspec.Struct, kw_only=True, gc=False):
     id: str
     namespace: list[str]
     key: str | None
@@ -46,7 +48,7 @@ class RawItem(msgspec.Struct, kw_only=True):
     reason: str | None = None
 
 
-class RawRestores(msgspec.Struct):
+class RawRestores(msgspec.Struct, gc=False):
     """`memgate.domain.events.Restores` as stored."""
 
     seq: int
@@ -56,7 +58,7 @@ class RawRestores(msgspec.Struct):
     version: int
 
 
-class RawEntry(msgspec.Struct):
+class RawEntry(msgspec.Struct, gc=False):
     """The parts of a stored event entry that carry its item."""
 
     memory_id: str
@@ -82,7 +84,7 @@ def encode(item: RawItem) -> bytes:
     return _ENCODER.encode(item)
 
 
-class Version(msgspec.Struct, frozen=True):
+class Version(msgspec.Struct, frozen=True, gc=False):
     """A memory's item at some point of the log, with the event that embeds it
     (`seq`, `mac`): what a compensating event names to restore it."""
 

@@ -8,6 +8,7 @@ and no JSON parsing; only a broken row is parsed, to say which column changed.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 from collections.abc import Iterable
@@ -47,8 +48,40 @@ def entry_json(event: Event) -> bytes:
     leaves its (resolved) item out; any other event has no `restores` key, so
     entries written before references existed keep their exact bytes."""
     if event.restores is not None:
-        return canonical_json(reference_json(event))
+        return _reference_entry(event)
     return canonical_json(event.model_dump(mode="json", exclude={"restores"}))
+
+
+def _reference_entry(event: Event) -> bytes:
+    """`canonical_json(reference_json(event))`, spelled out: the keys in sorted
+    order, strings through the same encoder. A rollback writes one per changed
+    memory (2 us here, 7 us through the dict); a test holds the two equal."""
+    ref = event.restores
+    assert ref is not None  # noqa: S101 - only called for references
+    head = _head(event.actor, event.at, event.reason, event.op.value)
+    after = event.state_after.value if event.state_after else None
+    before = event.state_before.value if event.state_before else None
+    detail = _dumps(event.detail) if event.detail is not None else "null"
+    text = (
+        f'{head[0]}{detail},"memory_id":{_dumps(event.memory_id)}{head[1]}'
+        f'"restores":{{"mac":{_dumps(ref.mac)},"pool":"{ref.pool.value}","seq":{ref.seq:d},'
+        f'"state":"{ref.state.value}","version":{ref.version:d}}},'
+        f'"state_after":{_dumps(after)},"state_before":{_dumps(before)}}}'
+    )
+    return text.encode("utf-8", "surrogatepass")
+
+
+_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+"""`canonical_json`'s encoder, built once (`json.dumps` with arguments builds one
+per call)."""
+
+
+@functools.lru_cache(maxsize=8)
+def _head(actor: str, at: datetime, reason: str | None, op: str) -> tuple[str, str]:
+    """The parts of a reference entry every event of one rollback shares."""
+    start = f'{{"actor":{_dumps(actor)},"at":{_dumps(_json_time(at))},"detail":'
+    middle = f',"op":{_dumps(op)},"reason":{_dumps(reason)},'
+    return start, middle
 
 
 def reference_json(event: Event) -> dict[str, Any]:

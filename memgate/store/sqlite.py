@@ -445,25 +445,10 @@ class SqliteStore:
                 len(short_rows),
                 len(short_gone),
             )
-            records = []
+            records: Records = []
             try:
                 for event in events:
-                    record, entry, columns = self._chain.seal(event)
-                    records.append(record)
-                    event_rows.append((record.seq, *columns, entry, record.prev_mac, record.mac))
-                    change = projected(event)
-                    if change.long is not None:
-                        fields = item_fields(change.long)
-                        item_rows.append(
-                            sealed(self._seal, "items", fields, record.seq, record.mac)
-                        )
-                    if change.short is not None:
-                        fields = short_fields(change.short)
-                        short_rows.append(
-                            sealed(self._seal, "short_items", fields, record.seq, record.mac)
-                        )
-                    if change.short_gone is not None:
-                        short_gone.append((change.short_gone,))
+                    self._seal_event(event, records, event_rows, item_rows, short_rows, short_gone)
             except Exception as exc:  # any failure fails this write only
                 self._chain.reset(mark[0], mark[1])
                 del event_rows[mark[2] :], item_rows[mark[3] :]
@@ -508,6 +493,29 @@ class SqliteStore:
         for (_, future), records in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(records)
+
+    def _seal_event(
+        self,
+        event: Event,
+        records: Records,
+        event_rows: builtins.list[tuple[Any, ...]],
+        item_rows: builtins.list[tuple[Any, ...]],
+        short_rows: builtins.list[tuple[Any, ...]],
+        short_gone: builtins.list[tuple[str]],
+    ) -> None:
+        """Seal `event` into the chain and add its log row and projection rows."""
+        record, entry, columns = self._chain.seal(event)
+        records.append(record)
+        event_rows.append((record.seq, *columns, entry, record.prev_mac, record.mac))
+        change = projected(event)
+        if change.long is not None:
+            fields = item_fields(change.long)
+            item_rows.append(sealed(self._seal, "items", fields, record.seq, record.mac))
+        if change.short is not None:
+            fields = short_fields(change.short)
+            short_rows.append(sealed(self._seal, "short_items", fields, record.seq, record.mac))
+        if change.short_gone is not None:
+            short_gone.append((change.short_gone,))
 
     def _chain_reads(
         self, db: sqlite3.Connection, reads: Reads
