@@ -1260,6 +1260,99 @@ def build_pii(book: Book) -> None:
     del LAST
 
 
+def build_extra(book: Book) -> None:
+    """Second batch (own generator, appended): public pages that leak."""
+    g = book.gen("secret-pii-extra")
+    book.add(
+        "text",
+        "secret",
+        "github_token",
+        "web",
+        True,
+        "token in a forum question",
+        '<div class="post"><h3>Why does my push fail with 403?</h3><pre>git push https://'
+        f"{g.gh_pat()}@git.{g.word()}.example/me/app.git</pre><p>Any idea? Thanks!</p></div>",
+    )
+    book.add(
+        "text",
+        "secret",
+        "openai_key",
+        "web",
+        True,
+        "key in a paste page",
+        f'Paste #{g.alnum(8)} (public, expires never)\n\nimport openai\nclient = openai.OpenAI(api_key="{g.openai()}")\nprint(client.models.list())',
+    )
+    book.add(
+        "text",
+        "secret",
+        "aws_keypair",
+        "web",
+        True,
+        "keys in a blog code block zh",
+        f"<article><h2>十分钟搭好 S3 上传</h2><pre>aws configure set aws_access_key_id {g.aws_key_id()}\naws configure set aws_secret_access_key {g.aws_secret()}</pre><p>按上面配置好即可。</p></article>",
+    )
+    book.add(
+        "text",
+        "secret",
+        "stripe_key",
+        "web",
+        True,
+        "key in scraped JS bundle",
+        f'!function(){{var e={{env:"production",stripeSecret:"{g.stripe()}",apiBase:"/api"}};window.__CFG__=e}}();',
+    )
+    book.add(
+        "text",
+        "pii",
+        "customer_record",
+        "web",
+        True,
+        "leaked member list page",
+        "<table><tr><th>Member</th><th>Phone</th><th>DOB</th></tr>"
+        + "".join(
+            f"<tr><td>{g.name_en()}</td><td>{g.phone(r, 'intl')}</td><td>{g.n(1960, 2001)}-0{g.n(1, 9)}-1{g.n(0, 9)}</td></tr>"
+            for r in ("GB", "NL", "DE")
+        )
+        + "</table>",
+    )
+    book.add(
+        "text",
+        "pii",
+        "national_id_cn",
+        "web",
+        True,
+        "ID in a public forum post zh",
+        f'<div class="reply">楼主你好，我的信息是：{g.name_zh()}，身份证 {g.cn_ric()}，电话 {g.phone("CN", "national")}，麻烦帮忙查一下订单。</div>',
+    )
+    book.add(
+        "text",
+        "pii",
+        "national_id_us_ssn",
+        "web",
+        True,
+        "SSN in a public Q&A",
+        f"Q: My employer asked for my SSN by e-mail, is that normal? I already sent it ({g.us_ssn()}) along with my address, {g.n(10, 999)} Birch Street, Columbus OH.",
+    )
+    book.add(
+        "text",
+        "pii",
+        "bank_iban",
+        "web",
+        True,
+        "IBAN on a public fundraiser page",
+        f"<p>Donations for {g.name_en()}'s surgery can go to IBAN {g.iban('DE')} (account holder: {g.name_en()}).</p>",
+    )
+    book.add(
+        "text",
+        "pii",
+        "national_id_kr",
+        "web",
+        True,
+        "RRN in scraped page",
+        f"<li>신청자: {g.pick(['김민준', '이서연', '박지호'])} / 주민등록번호 {g.kr_rrn()} / 연락처 {g.phone('KR', 'national')}</li>",
+    )
+
+
 def build(book: Book) -> None:
     build_secrets(book)
     build_pii(book)
+    build_extra(book)
