@@ -147,7 +147,7 @@ def review_event(ask: GuardAsk, state: AskState, reviewer: str, note: str | None
             "arguments": sorted(ask.arguments)[:100],
             "rewritten": [],
             "path": [
-                {k: step.get(k) for k in ("kind", "call_id", "fingerprint", "form")}
+                {k: step.get(k) for k in ("kind", "call_id", "fingerprint", "form", "memory_id")}
                 for step in ask.path[:50]
             ],
         },

@@ -34,6 +34,7 @@ def decision_event(call: ToolCall, decision: GuardDecision, actor: str) -> Event
             "rewritten": list(decision.flow.cut_args) if decision.flow else [],
             "path": [
                 {"kind": s.kind, "call_id": s.call_id, "fingerprint": s.fingerprint, "form": s.form}
+                | ({"memory_id": s.memory_id} if s.memory_id else {})
                 for s in decision.path[:50]
             ],
         },

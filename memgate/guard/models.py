@@ -75,7 +75,8 @@ class PathStep(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: str
-    """`read` (an earlier call read the value), `arg` (this call carries it)."""
+    """`read` (an earlier call, or a read of a memory, showed the value), `write`
+    (the value was written into a memory), `arg` (this call carries it)."""
     call_id: str
     session_id: str | None = None
     tool: str | None = None
@@ -85,6 +86,8 @@ class PathStep(BaseModel):
     rule_id: str | None = None
     arg: str | None = None
     at: float | None = None
+    memory_id: str | None = None
+    """The memory the value was written into or read from."""
 
 
 class FlowReport(BaseModel):

@@ -22,6 +22,7 @@ from cachetools import LRUCache
 from memgate.domain import Category, Source
 from memgate.guard.chain import ChainTracker, MaskingChains
 from memgate.guard.flow import FlowEngine, NetworkxEngine
+from memgate.guard.memory_feed import WRITE_TOOL
 from memgate.guard.models import (
     SEVERITY,
     FlowReport,
@@ -42,6 +43,7 @@ from memgate.guard.values import (
     ValueStore,
     alias_form,
     alias_key,
+    decoded_words,
     forms,
     sensitive_values,
     words,
@@ -324,6 +326,7 @@ class Guard:
             self._flow_off(call, items, report, out)
             return None, [], None
         by_fp: dict[str, list[tuple[Leaf, str]]] = {}
+        decoded_form: dict[str, str] = {}
         budget = policy.max_tokens
         fingerprint = self.scanner.fingerprint
         for leaf in items:
@@ -340,6 +343,13 @@ class Guard:
                     key = alias_key(word)
                     if key is not None:
                         by_fp.setdefault(fingerprint(key), []).append((leaf, word))
+                # An encoded word is also looked up by what it decodes to: a value
+                # known only by its own fingerprint (a memory's, fingerprinted at
+                # write time) still matches when sent base64- or hex-encoded.
+                for form, inner in decoded_words(word, policy.min_token):
+                    fp = fingerprint(inner)
+                    by_fp.setdefault(fp, []).append((leaf, word))
+                    decoded_form.setdefault(fp, form)
         literal_fps = {f.fingerprint: leaf for leaf, f in report.secrets if f.fingerprint}
         personal_fps = {f.fingerprint: leaf for leaf, f in report.personal if f.fingerprint}
         sightings = self.values.lookup(
@@ -349,6 +359,7 @@ class Guard:
         hits: dict[str, list[str]] = {}  # leaf path -> words to redact
         path: list[PathStep] = []
         seen_values: set[tuple[str, str]] = set()
+        seen_args: set[tuple[str, str]] = set()
         for s in sightings:
             places = by_fp.get(s.fp) or []
             if not places and s.fp in literal_fps:
@@ -362,15 +373,25 @@ class Guard:
                 if (s.call_id, s.value_fp) not in seen_values:
                     seen_values.add((s.call_id, s.value_fp))
                     path.append(_read_step(s))
+                if (leaf.path, s.value_fp) in seen_args:
+                    continue
+                seen_args.add((leaf.path, s.value_fp))
+                form = decoded_form.get(s.fp, s.form) if s.form == "literal" else s.form
                 path.append(
                     PathStep(
                         kind="arg", call_id=call_id, session_id=call.session_id,
-                        tool=call.tool, fingerprint=s.value_fp, form=s.form, rule_id=s.rule_id,
+                        tool=call.tool, fingerprint=s.value_fp, form=form, rule_id=s.rule_id,
                         arg=leaf.path,
                     )
                 )  # fmt: skip
         known = {s.value_fp for s in sightings} | {s.fp for s in sightings}
-        unknown = sorted({leaf.path for fp, leaf in literal_fps.items() if fp not in known})
+        unknown = sorted(
+            {
+                leaf.path
+                for fp, leaf in literal_fps.items()
+                if fp not in known and leaf.path not in hits
+            }
+        )
         for where in unknown:
             if policy.unknown_secret is not Effect.ALLOW:
                 out.object(
@@ -389,7 +410,7 @@ class Guard:
             cut_args=cut.cut_args,
             engine=cut.engine,
         )
-        reads = sorted({f"{s.tool or '?'} in session {s.session_id or '?'}" for s in sightings})
+        reads = sorted({_source(s) for s in sightings})
         if cut.blocked:
             out.object(
                 Verdict.DENY,
@@ -538,9 +559,19 @@ def _note(rule: Rule) -> str:
     return f" ({rule.note})" if rule.note else ""
 
 
+def _source(s: Sighting) -> str:
+    """Where a value was seen, for a reason line."""
+    where = f"in session {s.session_id or '?'}"
+    if s.memory_id is not None:
+        verb = "written into" if s.tool == WRITE_TOOL else "read from"
+        return f"{s.tool} ({verb} memory {s.memory_id}) {where}"
+    return f"{s.tool or '?'} {where}"
+
+
 def _read_step(s: Sighting) -> PathStep:
     return PathStep(
-        kind="read",
+        kind="write" if s.memory_id is not None and s.tool == WRITE_TOOL else "read",
+        memory_id=s.memory_id,
         call_id=s.call_id,
         session_id=s.session_id,
         tool=s.tool,

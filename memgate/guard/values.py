@@ -46,7 +46,22 @@ CREATE TABLE IF NOT EXISTS guard_calls (
     decision   TEXT NOT NULL,
     layer      TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS guard_feed (
+    name       TEXT PRIMARY KEY,  -- events | reads: how far the memory feed has read
+    cursor     INTEGER NOT NULL
+) WITHOUT ROWID;
 """
+MEMORY_COLUMN = "ALTER TABLE guard_values ADD COLUMN memory_id TEXT"
+"""Added to files made before memory reads and writes were flow sources."""
+MEMORY_INDEX = (
+    "CREATE INDEX IF NOT EXISTS guard_values_memory ON guard_values (memory_id, tool)"
+    " WHERE memory_id IS NOT NULL"
+)
+_INSERT_VALUE = (
+    "INSERT OR IGNORE INTO guard_values"
+    " (fp, value_fp, form, rule_id, call_id, session_id, agent_id, tool, at, memory_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 LOOKUP_CHUNK = 400
 _INSERT_CALL = "INSERT OR REPLACE INTO guard_calls VALUES (?, ?, ?, ?, ?, ?, ?)"
 CallRow = tuple[str, str | None, str | None, str, float, str, str]
@@ -119,6 +134,47 @@ def words(text: str, min_len: int, limit: int) -> set[str]:
     return out
 
 
+_B64_WORD = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX_WORD = re.compile(r"(?:[0-9a-fA-F]{2}){8,}")
+_PRINTABLE = re.compile(r"[\x20-\x7e\t\n\r]+")
+MAX_DECODED_WORD = 4096
+
+
+def decoded_words(word: str, min_len: int) -> list[tuple[str, str]]:
+    """(form, text) for what a base64 (standard or URL-safe, padded or not) or hex
+    word decodes to, when that is printable text: the text itself and, split as
+    `words` splits, its words at least `min_len` long. Empty for anything else
+    (most words: the checks are a character class and a length)."""
+    if len(word) > MAX_DECODED_WORD or len(word) < 16:
+        return []
+    raw: bytes | None = None
+    form = "hex"
+    if _HEX_WORD.fullmatch(word):
+        raw = bytes.fromhex(word)
+    elif _B64_WORD.fullmatch(word):
+        form = "base64"
+        body = word.rstrip("=")
+        padded = body + "=" * (-len(body) % 4)
+        try:
+            if "-" in body or "_" in body:
+                raw = base64.urlsafe_b64decode(padded)
+            else:
+                raw = base64.b64decode(padded, validate=True)
+        except (ValueError, TypeError):
+            return []
+    if raw is None:
+        return []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return []
+    if not _PRINTABLE.fullmatch(text):
+        return []
+    out = [(form, text.strip())]
+    out.extend((form, w) for w in sorted(words(text, min_len, 64)) if w != text.strip())
+    return out
+
+
 def sensitive_values(
     original: str, redacted: str, fingerprint: Fingerprint
 ) -> list[tuple[str, str, str]]:
@@ -177,6 +233,9 @@ class Sighting:
     agent_id: str | None
     tool: str | None
     at: float
+    memory_id: str | None = None
+    """A memory's value: written into it (tool `memory.write`) or read from it
+    (`memory.read`), by the memory feed (memgate.guard.memory_feed)."""
 
 
 class ValueStore:
@@ -194,6 +253,10 @@ class ValueStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=2000")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(guard_values)")}
+            if "memory_id" not in columns:
+                self._db.execute(MEMORY_COLUMN)
+            self._db.execute(MEMORY_INDEX)
 
     # -- the guard's other tables (trust counters, tool pins) share the file --
 
@@ -229,10 +292,10 @@ class ValueStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany(
-                    "INSERT OR IGNORE INTO guard_values VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    _INSERT_VALUE,
                     [
                         (r.fp, r.value_fp, r.form, r.rule_id, r.call_id, r.session_id,
-                         r.agent_id, r.tool, r.at)
+                         r.agent_id, r.tool, r.at, r.memory_id)
                         for r in rows
                     ],
                 )  # fmt: skip
@@ -251,7 +314,8 @@ class ValueStore:
                 chunk = wanted[i : i + LOOKUP_CHUNK]
                 marks = ",".join("?" * len(chunk))
                 rows = self._db.execute(
-                    "SELECT fp, value_fp, form, rule_id, call_id, session_id, agent_id, tool, at"  # noqa: S608 - only ? marks
+                    "SELECT fp, value_fp, form, rule_id, call_id, session_id, agent_id, tool, at,"  # noqa: S608 - only ? marks
+                    " memory_id"
                     f" FROM guard_values WHERE fp IN ({marks}) ORDER BY at DESC",
                     chunk,
                 ).fetchall()
@@ -261,6 +325,52 @@ class ValueStore:
                     if seen[row[0]] <= per_value:
                         out.append(Sighting(*row))
         return out
+
+    def memory_values(self, memory_ids: Sequence[str]) -> dict[str, list[tuple[str, str | None]]]:
+        """(value fingerprint, rule id) of the sensitive values written into each memory."""
+        wanted = sorted(set(memory_ids))
+        out: dict[str, list[tuple[str, str | None]]] = {}
+        with self._lock:
+            for i in range(0, len(wanted), LOOKUP_CHUNK):
+                chunk = wanted[i : i + LOOKUP_CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    "SELECT DISTINCT memory_id, value_fp, rule_id FROM guard_values"  # noqa: S608 - only ? marks
+                    f" WHERE memory_id IN ({marks}) AND tool = 'memory.write'",
+                    chunk,
+                ).fetchall()
+                for memory_id, value_fp, rule_id in rows:
+                    out.setdefault(memory_id, []).append((value_fp, rule_id))
+        return out
+
+    def cursor(self, name: str) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT cursor FROM guard_feed WHERE name = ?", (name,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def add_fed(self, rows: Sequence[Sighting], cursors: dict[str, int]) -> None:
+        """Sightings from the memory feed and how far it has read, in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if rows:
+                    self._db.executemany(
+                        _INSERT_VALUE,
+                        [
+                            (r.fp, r.value_fp, r.form, r.rule_id, r.call_id, r.session_id,
+                             r.agent_id, r.tool, r.at, r.memory_id)
+                            for r in rows
+                        ],
+                    )  # fmt: skip
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO guard_feed VALUES (?, ?)", list(cursors.items())
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def record_call(
         self,

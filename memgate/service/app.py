@@ -21,6 +21,7 @@ from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
 from memgate.guard import Guard, GuardPolicy, ValueStore
 from memgate.guard.flow import flow_engine, graph_connection
+from memgate.guard.memory_feed import MemoryFeed
 from memgate.log.integrity import SignsCheckpoints
 from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.docs import install_docs
@@ -37,6 +38,8 @@ from memgate.service.witness import witness
 from memgate.trust import Policy
 
 log = logging.getLogger("memgate.service")
+GUARD_FEED_SECONDS = 1.0
+"""How often the guard reads the memories written and read since (flow sources)."""
 
 TAGS = [
     {"name": "memories", "description": "Write, read, list, search and delete memories."},
@@ -108,6 +111,11 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.notifier = notifier
         app.state.guard = open_guard(settings, gateway)
         app.state.guard_asks = open_asks(settings.data_dir, settings.store)
+        guard_feed = MemoryFeed(
+            gateway.store, app.state.guard.values, track_pii=app.state.guard.policy.flow.track_pii
+        )
+        app.state.guard_feed = guard_feed
+        feeding = asyncio.create_task(guard_feed.run(GUARD_FEED_SECONDS), name="memgate-guard-feed")
         try:
             yield
         finally:
@@ -118,6 +126,9 @@ def create_app(settings: Settings) -> FastAPI:
                 witnessing.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await witnessing
+            feeding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await feeding
             await notifier.stop()
             del app.state.notifier
             del app.state.memgate
