@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 
 from memgate.bootstrap import short_pool
 from memgate.domain import Decision, Source
-from memgate.domain.events import Event, Op, canonical_json
+from memgate.domain.events import Event, LogRecord, Op, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
 from memgate.domain.raw import RawItem, Version, decode_item, encode
 from memgate.domain.types import Category, Finding, Severity
 from memgate.gateway import Gateway
-from memgate.log.chain import entry_json, reference_json
+from memgate.log.chain import entry_json, event_columns, reference_json
 from memgate.log.integrity import encode as encode_values
 from memgate.store.memory import MemoryStore
 from memgate.store.postgres import PostgresStore
@@ -187,6 +187,23 @@ async def long_rows(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
+async def raw_entry(store: Store, seq: int) -> bytes:
+    """The entry bytes as stored (what the MAC covers)."""
+    if isinstance(store, MemoryStore):
+        return store._records[seq - 1][1]
+    if isinstance(store, SqliteStore):
+        db = sqlite3.connect(store._path)
+        try:
+            return bytes(db.execute("SELECT entry FROM events WHERE seq = ?", (seq,)).fetchone()[0])
+        finally:
+            db.close()
+    async with store._pool.connection() as conn:
+        cur = await conn.execute("SELECT entry FROM events WHERE seq = %s", (seq,))
+        row = await cur.fetchone()
+        assert row is not None
+        return bytes(row[0])
+
+
 def test_rollback_writes_references_and_every_reader_resolves_them(opener: Opener) -> None:
     async def scenario() -> None:
         store = await opener()
@@ -203,6 +220,12 @@ def test_rollback_writes_references_and_every_reader_resolves_them(opener: Opene
             for record in compensating:
                 stored = entry_json(record.event)
                 assert b'"item"' not in stored and b'"restores":{' in stored
+                # as `GET /v1/log` sends it and `memgate log verify --public-key
+                # --url` hashes it again: the same bytes the chain covers
+                sent = LogRecord.model_validate_json(record.model_dump_json())
+                assert entry_json(sent.event) == stored
+                assert event_columns(sent.event) == event_columns(record.event)
+                assert stored == await raw_entry(store, record.seq)
                 ref = record.event.restores
                 assert ref is not None and ref.seq <= head  # names an original event
                 (origin,) = [r for r in await store.records(ref.seq - 1, 1)]

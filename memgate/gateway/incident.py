@@ -4,6 +4,7 @@ with the write gate closed) and the investigations over the provenance graph
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import re
@@ -96,8 +97,11 @@ class Incident:
         now = ctx.clock()
         # Only memories with events after the target can differ: fetch their
         # items at the target and now (cost follows the change, not the store).
-        target = await ctx.store.changed_versions(to_seq, to_seq)
-        current = await ctx.store.changed_versions(to_seq, head)
+        # Both queries at once: each is SQL (no GIL) then decoding (GIL), so one's
+        # SQL runs beside the other's decoding.
+        target, current = await asyncio.gather(
+            ctx.store.changed_versions(to_seq, to_seq), ctx.store.changed_versions(to_seq, head)
+        )
         lineage = await ctx.store.state_at(head) if scope.memory_id else None
         tainted, graph_status = await self._tainted(scope.memory_id)
         planned = plan(target, current, scope, now, lineage=lineage, tainted=tainted)

@@ -66,6 +66,9 @@ def instant(moment: datetime) -> str:
 
 
 def _instant_text(text: str) -> str:
+    """`instant` of a time as the log's JSON spells it (pydantic: UTC as 'Z')."""
+    if len(text) == 27 and text[-1] == "Z" and text[19] == ".":
+        return text[:-1] + "+00:00"  # the usual spelling: no parsing needed
     return instant(datetime.fromisoformat(text))
 
 
