@@ -22,6 +22,7 @@ from memgate.cli.audit import (
     verify_with_public_key,
 )
 from memgate.cli.backend import Backend, backend
+from memgate.cli.guard_events import guard_decisions, investigation_subjects, print_guard
 from memgate.cli.options import (
     EXIT_FAILED,
     USAGE_ERROR,
@@ -34,6 +35,7 @@ from memgate.cli.options import (
     emit_json,
     fail,
     reported,
+    to_jsonable,
 )
 from memgate.cli.progress import ProgressOpt, activity
 from memgate.cli.render import (
@@ -143,12 +145,21 @@ def rollback(
         with activity("computing the rollback plan", show=progress):
             plan = b.rollback(to=point, reason=reason, scope=scope, dry_run=True)
         if dry_run or not plan.changes:
+            decided = guard_decisions(
+                b,
+                memories=[c.memory_id for c in plan.changes],
+                sessions=[r.session_id for r in plan.readers],
+                after_seq=plan.to_seq,
+            )
             if as_json:
-                emit_json(plan)
+                emit_json(to_jsonable(plan) | {"guard_decisions": to_jsonable(decided)})
             else:
                 print_plan(out, plan, limit=limit)
                 if not plan.changes:
                     out.print("nothing to roll back")
+                print_guard(
+                    out, decided, f"Guard decisions since seq {plan.to_seq} about these memories"
+                )
             return
         if not as_json:
             print_plan(out, plan, limit=limit)
@@ -367,10 +378,13 @@ def _investigate(
     contains was not exposed), where an unknown memory id is most likely a typo."""
     with reported(), backend(target, graph=True) as b:
         found = ask(b)
+        memories, sessions = investigation_subjects(found)
+        decided = guard_decisions(b, memories=memories, sessions=sessions)
     if as_json:
-        emit_json(found)
+        emit_json(to_jsonable(found) | {"guard_decisions": to_jsonable(decided)})
     else:
         print_investigation(console(), found)
+        print_guard(console(), decided, "Guard decisions of these sessions and memories")
     answered = found.status in ANSWERED or (
         unknown_is_an_answer and found.status is InvestigationStatus.UNKNOWN_MEMORY
     )
