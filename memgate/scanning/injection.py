@@ -180,6 +180,10 @@ class _Template:
     override); -1: no floor. Discussion (quoted, "for example") still damps."""
     triggers: frozenset[str] = field(default=frozenset())
     opens: frozenset[str] = field(default=frozenset())
+    unless: frozenset[str] = field(default=frozenset())
+    """`params.unless`: features that, in the template's best window, mark the
+    sentence as something else (a status line of a log: `[系统] 备份任务完成，
+    耗时 12 分钟`), so the template does not fire there."""
     level: int = 0
     """The rule's severity as a step on `LADDER`."""
 
@@ -250,6 +254,7 @@ def _template(rule: Rule) -> _Template:
         or (require if require else any_of),
         level=LADDER.index(rule.severity),
         floor=floor,
+        unless=frozenset(_str_list(p.get("unless"), f"{rule.id}: params.unless")),
     )
 
 
@@ -268,7 +273,7 @@ class InjectionAnalyzer:
         self._templates = tuple(_template(r) for r in rules)
         known = self._lexicon.features | BUILTIN_FEATURES
         for t in self._templates:
-            missing = (t.require | t.any_of | t.opens) - known
+            missing = (t.require | t.any_of | t.opens | t.unless) - known
             if missing:
                 raise ValueError(f"{t.rule.id}: no lexicon for features {sorted(missing)}")
         # markers glued to the previous JSON field ("...noteSYSTEM: ..."):
@@ -493,6 +498,8 @@ class InjectionAnalyzer:
             if found is None:
                 continue
             lo, hi, feats = found
+            if t.unless and t.unless & feats:
+                continue
             core = [
                 o
                 for i in range(lo, hi + 1)
