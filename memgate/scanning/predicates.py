@@ -286,9 +286,13 @@ _WORD_LIKE = re.compile(r"[A-Za-z_.\-]+(?:[-_.:]?v?\d{1,4}(?:\.\d{1,4}){1,3}(?:-
 
 _BENIGN_KEY = re.compile(
     r"""(?ix)
+    # a whole word of the name (`PAGE_TOKEN`, `nextPageToken`), not a prefix of one
+    # (`PAGERDUTY_TOKEN`, `STATEMENT_KEY`, `PUBNUB_SECRET`, `SYNCTHING_API_KEY`)
+    (?-i:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))
     (?:csrf|xsrf|next|prev|page|continuation|cursor|pagination|sync|max|num|refresh[_-]?interval|
-       token[_-]?(?:type|count|limit|url|endpoint|uri)|tokenizer|public|pub|publishable|
+       token[_-]?(?:type|count|limit|url|endpoint|uri)|tokenizers?|public|pubkeys?|pub|publishable|
        idempotency|request|trace|correlation|nonce|state)
+    (?-i:(?![A-Za-z])|(?<=[a-z])(?=[A-Z]))
     [\w.-]{0,30}["']?\s*(?::\s*[\w\[\]|. ]{0,30}?)?\s*(?:[:=]|=>|:=)\s*["'`]?$
     """
 )
@@ -618,6 +622,35 @@ def has_digit(value: str, context: str = "") -> bool:
     return any(map(str.isdigit, value))
 
 
+# Function words of English prose, none of them in the BIP-39 word list (whose words
+# are 3-8 letters, unique in their first four): a sentence of twelve words holds one.
+_PROSE_WORD_LIST = """the and for with that this you are from have your was has but not can our
+its into they them their his her she him which when what who how why there here then than
+were been does did should would could might must shall these those some any each very many
+much such only own same other onto upon per via whose where while because although unless"""
+_PROSE_WORDS = frozenset(_PROSE_WORD_LIST.split())
+
+
+def seed_phrase(value: str, context: str = "") -> bool:
+    """Validator: a wallet seed phrase (BIP-39): 12, 15, 18, 21 or 24 lower-case
+    words of 3 to 8 letters, no function word of English prose among them."""
+    words = value.split()
+    return (
+        len(words) in (12, 15, 18, 21, 24)
+        and all(3 <= len(w) <= 8 and w.isalpha() and w.islower() for w in words)
+        and _PROSE_WORDS.isdisjoint(words)
+        and len(set(words)) * 4 >= len(words) * 3
+    )
+
+
+def licence_number(value: str, context: str = "") -> bool:
+    """Validator: a driver's licence number: 6 to 20 letters and digits once the
+    spaces and dashes are gone, five digits or more, not one digit repeated."""
+    core = value.replace(" ", "").replace("-", "")
+    digits = [c for c in core if c.isdigit()]
+    return 6 <= len(core) <= 20 and len(digits) >= 5 and len(set(digits)) >= 2
+
+
 def mixed_case(value: str, context: str = "") -> bool:
     """Validator: upper- and lower-case letters and a digit (base64 of random bytes)."""
     return any(map(str.isupper, value)) and any(map(str.islower, value)) and has_digit(value)
@@ -804,4 +837,6 @@ VALIDATORS: dict[str, Predicate] = {
     "phone_context": phone_context,
     "phone_digits": phone_digits,
     "concatenated_secret": concatenated_secret,
+    "seed_phrase": seed_phrase,
+    "licence_number": licence_number,
 }

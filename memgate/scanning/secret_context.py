@@ -543,14 +543,44 @@ _KEY_FILTERS = (
 )
 
 
-def value_ok(kind: SecretName, value: str, context: str, *, strict: bool = False) -> bool:
+# Names whose value is the credential itself even when it is a UUID: Heroku, Snyk,
+# Postmark, Codecov, Railway and Scaleway issue API tokens and keys as UUIDs.
+_UUID_CREDENTIAL_LAST = frozenset(
+    {"token", "secret", "apikey", "authtoken", "accesstoken", "secretkey", "password", "passwd"}
+)
+_UUID_CREDENTIAL_KEY = frozenset({"api", "secret", "access", "auth", "private", "license"})
+_EXAMPLE_UUID = re.compile(
+    r"(?i)^(?:123e4567-e89b-12d3-a456-426614174000|123e4567-e89b-12d3-a456-426655440000"
+    r"|550e8400-e29b-41d4-a716-446655440000|([0-9a-f])\1{7}-.*|.*(?:0000-0000|ffff-ffff).*)$"
+)
+"""The UUIDs of RFC 4122's and the docs' examples, nil and repeated-digit ones."""
+
+
+def uuid_credential_name(name: str) -> bool:
+    """A name that says its value is a token or key as such (`HEROKU_API_KEY`,
+    `SNYK_TOKEN`, `postmarkServerToken`), so a UUID there is the credential; an
+    `_id`, a `page_token` or an `idempotency_key` never reaches here."""
+    words = name_words(name)
+    if not words or secret_name(name) is None:
+        return False
+    if words[-1] in _UUID_CREDENTIAL_LAST:
+        return True
+    return words[-1] == "key" and len(words) > 1 and words[-2] in _UUID_CREDENTIAL_KEY
+
+
+def value_ok(
+    kind: SecretName, value: str, context: str, *, strict: bool = False, uuid_ok: bool = False
+) -> bool:
     """The value of a secret-named field looks like a real secret. `strict` (a
-    value stated in a sentence without a separator) asks for a generated look."""
+    value stated in a sentence without a separator) asks for a generated look;
+    `uuid_ok` (a name that is a token's or a key's as such) takes a random UUID."""
     if not value or len(value) > 2048 or any(map(str.isspace, value)):
         return False
     if any(f(value, context) for f in _KEY_FILTERS):
         return False
-    if is_uuid(value) or value.lower() in _LITERALS:
+    if is_uuid(value):
+        return uuid_ok and not strict and _EXAMPLE_UUID.match(value) is None
+    if value.lower() in _LITERALS:
         return False
     if strict:
         return len(value) >= 16 and shannon_entropy(value) >= 3.5 and secret_like(value)
@@ -807,8 +837,9 @@ class SecretContextAnalyzer:
                 vs, ve = span
                 value = text[vs:ve]
                 context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+                uuid_ok = c.carrier != "prose" and is_uuid(value) and uuid_credential_name(name)
                 if is_benign_key(value, context) or not value_ok(
-                    kind, value, context, strict=strict and kind is SecretName.KEY
+                    kind, value, context, strict=strict and kind is SecretName.KEY, uuid_ok=uuid_ok
                 ):
                     continue
                 if strict and kind is SecretName.PASSWORD and not _bare_password(value):
@@ -854,7 +885,9 @@ class SecretContextAnalyzer:
             vs, ve = span
             value = text[vs:ve]
             context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
-            if is_benign_key(value, context) or not value_ok(kind, value, context):
+            name = text[begin:end].strip(".-")
+            uuid_ok = is_uuid(value) and uuid_credential_name(name)
+            if is_benign_key(value, context) or not value_ok(kind, value, context, uuid_ok=uuid_ok):
                 continue
             yield Hit(rule_id=c.rule.id, start=begin, end=m.end(), value=span)
             hits += 1
