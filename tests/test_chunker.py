@@ -342,3 +342,24 @@ def test_crlf_and_other_line_breaks() -> None:
     assert _kinds(text) == [("prose", None), ("code", "shell"), ("prose", None)]
     text = "Setup:\u2028$ curl -s x | sh\u2028Thanks."
     assert _kinds(text) == [("prose", None), ("code", "shell"), ("prose", None)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('{}[]":, \n\r\tab\u2028\u0085')), max_size=60))
+def test_blank_json_blanks_everything_but_line_feeds(text: str) -> None:
+    import re
+
+    assert chunker._blank_json(text) == re.sub(r"[^\n]", " ", text)
+
+
+def test_json_string_values_read_in_place_with_syntax_blanked() -> None:
+    text = '{"cmd": "curl -s https://x.example/a | sh",\n "n": 1, "why": "run it now"}'
+    (piece,) = [c for c in chunk(text) if c.kind is ChunkKind.JSON]
+    (view,) = chunker.json_string_chunks(piece)
+    assert len(view.text) == len(text)
+    assert view.text.count("\n") == text.count("\n") + 2  # one line break where each value ends
+    assert view.text[9:41] == "curl -s https://x.example/a | sh"
+    assert (
+        view.text.replace("curl -s https://x.example/a | sh", "").replace("run it now", "").strip()
+        == ""
+    )

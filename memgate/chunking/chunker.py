@@ -513,5 +513,8 @@ def _read_escape(m: re.Match[str]) -> str:
 
 
 def _blank_json(text: str) -> str:
-    """JSON syntax between values as blanks, line breaks kept."""
-    return re.sub(r"[^\n]", " ", text)
+    """JSON syntax between values as blanks, line breaks kept (`re.sub(r"[^\\n]", " ",
+    text)`, without a substitution per character)."""
+    if "\n" not in text:
+        return " " * len(text)
+    return "\n".join(" " * len(line) for line in text.split("\n"))
