@@ -12,16 +12,17 @@ included, are stored) decides three kinds of call:
 
 For each, the whole decision and the flow check alone (fingerprinting every
 word of the arguments, the SQLite lookup and the min cut), p50 / p99 in
-milliseconds, in three modes side by side on the same history: the min cut in
-memory (`networkx`), in FalkorDB (`falkordb`: algo.maxFlow on an embedded
-falkordblite, a proxy subgraph per decision), and without the graph (`off`: the
-flow check cut off, the ablation). Every decision also reads its shape's trust
+milliseconds, in four modes side by side on the same history: the min cut in
+memory in closed form (`closed`, the shipped default), in memory by Edmonds-Karp
+(`networkx`), in FalkorDB (`falkordb`: algo.maxFlow on an embedded falkordblite,
+a proxy subgraph per decision), and without the graph (`off`: the flow check cut
+off, the ablation). Every decision also reads its shape's trust
 counters and the tool pins. Targets (the graph-firewall's published figures):
 p50 ≤ 0.7 ms, p99 ≤ 2.7 ms for the flow decision, with no growth from 20k to 1M
 calls.
 
     .venv/bin/python benchmarks/bench_guard.py [--sizes 20000,1000000] [--rounds 600]
-        [--modes networkx,falkordb,off]
+        [--modes closed,networkx,falkordb,off]
 
 Prints the table and writes benchmarks/results/guard.md and .json.
 """
@@ -41,7 +42,7 @@ from pathlib import Path
 
 from memgate.graph import FalkorConnection
 from memgate.guard import Guard, GuardPolicy, ToolCall, ToolResult, ValueStore
-from memgate.guard.flow import FalkorEngine, NetworkxEngine
+from memgate.guard.flow import ClosedFormEngine, FalkorEngine, NetworkxEngine
 from memgate.guard.values import Sighting, forms
 from memgate.trust import Inspector
 
@@ -176,7 +177,9 @@ def run(size: int, rounds: int, scanner: object, modes: list[str]) -> list[dict[
             guard.engine = (
                 FalkorEngine(lambda: graph, fallback=False)
                 if mode == "falkordb"
-                else (NetworkxEngine())
+                else NetworkxEngine()
+                if mode == "networkx"
+                else ClosedFormEngine()
             )
             for kind, sample in samples:
                 if kind == "tainted":
@@ -201,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="20000,1000000")
     parser.add_argument("--rounds", type=int, default=600)
-    parser.add_argument("--modes", default="networkx,falkordb,off")
+    parser.add_argument("--modes", default="closed,networkx,falkordb,off")
     args = parser.parse_args()
     scanner = Inspector.default(fingerprint_key=secrets.token_bytes(32)).scanner
     rows: list[dict[str, object]] = []

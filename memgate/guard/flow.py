@@ -161,6 +161,38 @@ class NetworkxEngine:
         return float(value), {by_key[k] for k in _residual_reachable(rows, flow)}
 
 
+class ClosedFormEngine:
+    """The exact minimum cut of an influence network, without a max-flow solver.
+
+    Every path from the source to the sink crosses a tainted argument's edge and
+    then the call's edge (all other edges are infinite), so there are exactly two
+    candidate minimum cuts: the tainted arguments' edges (2 each, infinite for a
+    destination) or the call's (2n−1). Their costs never tie (even against odd),
+    so the cheaper one is the only minimum cut, the one networkx's Edmonds-Karp
+    and FalkorDB's algo.maxFlow find (a property test cross-checks all three).
+    About a microsecond against networkx's 0.1-0.3 ms: the shipped default."""
+
+    name = "closed"
+
+    def decide(
+        self,
+        arguments: Iterable[str],
+        tainted: Mapping[str, Iterable[tuple[str, str]]],
+        destinations: frozenset[str],
+    ) -> Cut:
+        names = set(arguments)
+        block = 2 * len(names) - 1
+        hit = sorted(
+            a for a, sources in tainted.items() if a in names and any(True for _ in sources)
+        )
+        if not hit:
+            return Cut(0.0, block, (), False, self.name)
+        cost = sum(INFINITE if a.lower() in destinations else 2 for a in hit)
+        if cost > block:
+            return Cut(float(block), block, (), True, self.name)
+        return Cut(float(cost), block, tuple(hit), False, self.name)
+
+
 def decide_flow(
     arguments: Iterable[str],
     tainted: Mapping[str, Iterable[tuple[str, str]]],
@@ -295,11 +327,14 @@ def graph_connection(graph: object) -> FalkorConnection | None:
 
 
 def flow_engine(choice: str, connection: FalkorConnection | None) -> FlowEngine:
-    """The engine the policy's `[flow] engine` names: `networkx`; `falkordb` or
-    `auto` on the FalkorDB server `connection` reaches (the provenance graph's),
-    in a graph of the guard's own beside it (`<name>_guard`); `auto` without a
-    graph is networkx. Raises ValueError for `falkordb` without a graph."""
-    if choice == "networkx" or (choice == "auto" and connection is None):
+    """The engine the policy's `[flow] engine` names: `closed` (the default) or
+    `networkx` in memory; `falkordb` or `auto` on the FalkorDB server `connection`
+    reaches (the provenance graph's), in a graph of the guard's own beside it
+    (`<name>_guard`); `auto` without a graph is `closed`. Raises ValueError for
+    `falkordb` without a graph."""
+    if choice == "closed" or (choice == "auto" and connection is None):
+        return ClosedFormEngine()
+    if choice == "networkx":
         return NetworkxEngine()
     if connection is None:
         raise ValueError("[flow] engine = 'falkordb' needs a graph (the service runs without)")

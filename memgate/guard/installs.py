@@ -83,8 +83,26 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
+_QUOTING = re.compile(r"['\"\\]")
+_SPLITS = r"\s;&|()<>"
+_INSTALLER = re.compile(
+    rf"(?<![^{_SPLITS}])(?:{'|'.join(sorted({re.escape(p[0]) for p, _ in INSTALLERS}))})"
+    rf"(?![^{_SPLITS}])"
+)
+
+
+def may_install(command: str) -> bool:
+    """The cheap check first: without quotes or backslashes, shlex's words are the
+    text's runs between whitespace and punctuation, so a command none of whose
+    runs is an installer's first word installs nothing. With quoting (`p''ip`
+    is `pip` to a shell) the full tokenizer decides."""
+    return _QUOTING.search(command) is not None or _INSTALLER.search(command) is not None
+
+
 def installs(command: str) -> Iterator[tuple[str, str]]:
     """(package name, ecosystem) for each package a shell command installs."""
+    if not may_install(command):
+        return
     words = _words(command)
     i = 0
     while i < len(words):

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import sqlparse
+from cachetools import LRUCache
 from sqlparse import tokens as T
 
 from memgate.domain import Category, Finding, Severity, Source
@@ -29,6 +30,9 @@ from memgate.scanning.scanner import Scanner
 
 SEVERITY_RANK = {s: i for i, s in enumerate(Severity)}
 MAX_LEAVES = 500
+CACHE_LEAVES = 4096
+CACHED_CHARS = 4096
+"""Argument strings up to this long have their checks cached."""
 MAX_DEPTH = 20
 _ENCODED_DOTS = re.compile(r"%(25)*2e%(25)*2e|\.\.%(25)*(2f|5c)|%c0%ae", re.IGNORECASE)
 _PATHLIKE = re.compile(r"(?:^|[\s=:'\"])((?:\.\.[/\\])+[^\s'\"]*)")
@@ -54,6 +58,14 @@ class ParamReport:
     """Personal-data findings per leaf (for the flow check)."""
     redacted: dict[str, str] = field(default_factory=dict)
     """Leaf path -> the scanner's redacted text, where it redacted anything."""
+
+    def merge(self, other: ParamReport) -> None:
+        self.deny.extend(other.deny)
+        self.ask.extend(other.ask)
+        self.destructive = self.destructive or other.destructive
+        self.secrets.extend(other.secrets)
+        self.personal.extend(other.personal)
+        self.redacted.update(other.redacted)
 
 
 def leaves(arguments: dict[str, Any]) -> list[Leaf]:
@@ -89,6 +101,8 @@ class ParamValidator:
     def __init__(self, scanner: Scanner, policy: ParamsPolicy) -> None:
         self._scanner = scanner
         self._policy = policy
+        self._seen: LRUCache[tuple[str, str, str, bool], ParamReport] = LRUCache(CACHE_LEAVES)
+        """Per-leaf results, in memory only (the guard decides one call at a time)."""
 
     def check(self, tool: str, items: list[Leaf]) -> ParamReport:
         policy = self._policy
@@ -103,27 +117,41 @@ class ParamValidator:
             budget -= len(text)
             if not text.strip():
                 continue
-            self._scan(leaf, text, report)
-            if sql_tool:
-                reason = sql_injection(text, as_value=leaf.arg not in policy.sql_args)
-                if reason:
-                    report.deny.append(f"SQL injection in {leaf.path}: {reason}")
-            reason = traversal(
-                text,
-                whole=leaf.arg in policy.path_args,
-                roots=policy.sensitive_roots,
-                max_parents=policy.max_parent_segments,
-            )
+            key = (leaf.arg, leaf.path, text, sql_tool)
+            found = self._seen.get(key)
+            if found is None:
+                found = self._leaf(leaf, text, sql_tool)
+                if len(text) <= CACHED_CHARS:
+                    self._seen[key] = found
+            report.merge(found)
+        return report
+
+    def _leaf(self, leaf: Leaf, text: str, sql_tool: bool) -> ParamReport:
+        """Everything checked on one argument string: a pure function of the leaf,
+        its text and the tool's SQL-ness (cached: an agent repeats its calls)."""
+        policy = self._policy
+        report = ParamReport()
+        self._scan(leaf, text, report)
+        if sql_tool:
+            reason = sql_injection(text, as_value=leaf.arg not in policy.sql_args)
             if reason:
-                report.deny.append(f"path traversal in {leaf.path}: {reason}")
-            if policy.check_installs:
-                for name, ecosystem in installs(text):
-                    found = squat(name, ecosystem)
-                    if found is not None:
-                        report.deny.append(
-                            f"{leaf.path} installs {ecosystem} package {found.name!r}, a near"
-                            f" miss of the popular {found.looks_like!r} (typosquat)"
-                        )
+                report.deny.append(f"SQL injection in {leaf.path}: {reason}")
+        reason = traversal(
+            text,
+            whole=leaf.arg in policy.path_args,
+            roots=policy.sensitive_roots,
+            max_parents=policy.max_parent_segments,
+        )
+        if reason:
+            report.deny.append(f"path traversal in {leaf.path}: {reason}")
+        if policy.check_installs:
+            for name, ecosystem in installs(text):
+                found = squat(name, ecosystem)
+                if found is not None:
+                    report.deny.append(
+                        f"{leaf.path} installs {ecosystem} package {found.name!r}, a near"
+                        f" miss of the popular {found.looks_like!r} (typosquat)"
+                    )
         return report
 
     def _scan(self, leaf: Leaf, text: str, report: ParamReport) -> None:

@@ -193,9 +193,11 @@ class FlowPolicy(BaseModel):
     track_pii: bool = True
     """Fingerprint personal data (e-mail addresses, phone numbers, ...) in results
     too, and e-mail addresses also by their alias form (lower case, no `+tag`)."""
-    engine: str = Field(default="networkx", pattern=r"^(auto|networkx|falkordb)$")
-    """Where the min cut runs: `falkordb` (`algo.maxFlow` on the graph), `networkx`
-    (in memory), `auto` (FalkorDB when the service has a graph, else networkx)."""
+    engine: str = Field(default="closed", pattern=r"^(auto|closed|networkx|falkordb)$")
+    """Where the min cut runs: `closed` (in memory, the cut of these two-layer
+    networks in closed form), `networkx` (in memory, Edmonds-Karp), `falkordb`
+    (`algo.maxFlow` on the graph), `auto` (FalkorDB when the service has a graph,
+    else closed). All give the same cuts."""
 
 
 class TrustPolicy(BaseModel):

@@ -382,8 +382,9 @@ async def test_with_a_graph_the_min_cut_runs_in_falkordb(
     decides (same answers as networkx, the default)."""
     policy = tmp_path / "guard.toml"
     policy.write_text(
-        DEFAULT_GUARD_POLICY.read_text().replace('engine = "networkx"', 'engine = "falkordb"', 1)
+        DEFAULT_GUARD_POLICY.read_text().replace('engine = "closed"', 'engine = "falkordb"', 1)
     )
+    assert 'engine = "falkordb"' in policy.read_text()
     data = tmp_path / "data"
     async for graph_service in start_service(
         data, graph=falkordb_server.url, graph_name=graph_name, guard_policy_path=policy
