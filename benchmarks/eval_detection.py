@@ -38,6 +38,7 @@ import argparse
 import functools
 import hashlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -257,36 +258,64 @@ def dev_and_public(args: argparse.Namespace, insp: Inspector) -> None:
             )
 
 
+_LOO: dict[str, object] = {}
+"""What every leave-one-origin-out worker reads: set before the pool forks."""
+
+
+def _loo_group(group: str) -> tuple[str, int, dict[str, list[tuple[str, str]]]]:
+    """One held-out group: retrain without it, scan it three ways. Returns the
+    (label, decision) pairs per detector set."""
+    import train_classifier as tc  # tools/
+
+    items = _LOO["items"]
+    x = _LOO["x"]
+    cases = _LOO["cases"]
+    assert isinstance(items, list)
+    assert isinstance(cases, list)
+    keep = [i for i, it in enumerate(items) if it.group != group]
+    model = tc.fit(x[keep], [items[i].label for i in keep])  # type: ignore[index]
+    held = [c for c in cases if c.group == group]
+    out: dict[str, list[tuple[str, str]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "loo.npz"
+        tc.write(model, [items[i] for i in keep], path, quiet=True)
+        for name, insp in (
+            ("rules", inspector("rules")),
+            ("classifier", inspector("classifier", path)),
+            ("both", inspector("both", path)),
+        ):
+            out[name] = [
+                (case.label, insp.inspect(case.text, case.source).decision.value) for case in held
+            ]
+    return group, len(held), out
+
+
 def leave_one_origin_out(args: argparse.Namespace) -> dict[str, dict[str, dict[str, int]]]:
-    """Retrain the classifier without each group, scan the group three ways."""
+    """Retrain the classifier without each group, scan the group three ways; the
+    groups run in `--jobs` processes (forked after the features are computed)."""
+    import multiprocessing
+
     import train_classifier as tc  # tools/
 
     items = tc.load(args.corpus)
-    x = tc.featurize([it.text for it in items])
     cases = train_cases(args.corpus)
-    rules_only = inspector("rules")
+    _LOO.update(items=items, x=tc.featurize([it.text for it in items]), cases=cases)
     tables = {name: Table() for name in ("rules", "classifier", "both")}
     totals = {name: Table() for name in ("rules", "classifier", "both")}
     groups = sorted({c.group for c in cases})
     if args.groups:
         groups = [g for g in groups if g in set(args.groups.split(","))]
-    with tempfile.TemporaryDirectory() as tmp:
-        for group in groups:
-            keep = [i for i, it in enumerate(items) if it.group != group]
-            model = tc.fit(x[keep], [items[i].label for i in keep])
-            path = Path(tmp) / f"loo-{len(keep)}-{abs(hash(group))}.npz"
-            tc.write(model, [items[i] for i in keep], path, quiet=True)
-            held = [c for c in cases if c.group == group]
-            for name, insp in (
-                ("rules", rules_only),
-                ("classifier", inspector("classifier", path)),
-                ("both", inspector("both", path)),
-            ):
-                for case in held:
-                    decision = insp.inspect(case.text, case.source).decision
-                    tables[name].add((case.label, group), decision)
-                    totals[name].add((case.label,), decision)
-            print(f"  held out {group}: {len(held)} items", file=sys.stderr, flush=True)
+    # The biggest groups first, so the last tasks are short ones.
+    size = Counter(c.group for c in cases)
+    groups.sort(key=lambda g: -size[g])
+    jobs = max(1, min(args.jobs, len(groups)))
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for group, n, out in pool.imap_unordered(_loo_group, groups):
+            for name, pairs in out.items():
+                for label, decision in pairs:
+                    tables[name].add((label, group), Decision(decision))
+                    totals[name].add((label,), Decision(decision))
+            print(f"  held out {group}: {n} items", file=sys.stderr, flush=True)
     for name in ("rules", "classifier", "both"):
         print(f"\n## leave-one-origin-out, {name}: per held-out group\n")
         print(tables[name].markdown(["label", "group"]))
@@ -312,6 +341,9 @@ def main() -> None:
     parser.add_argument("--train", action="store_true", help="train.jsonl per origin group")
     parser.add_argument("--loo", action="store_true", help="leave-one-origin-out")
     parser.add_argument("--groups", default="", help="--loo: only these groups (comma list)")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="--loo: processes (one group each)"
+    )
     parser.add_argument("--detectors", choices=("rules", "classifier", "both"), default="both")
     parser.add_argument("--errors", action="store_true", help="print every miss")
     parser.add_argument("--sources", default="web", help="comma list of sources for public.jsonl")
