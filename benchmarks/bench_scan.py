@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -104,6 +105,57 @@ def _peer() -> Callable[[str], object] | None:
     return run
 
 
+def stage_profile(scanner: Scanner, policy: Policy, items: list[str]) -> dict[str, float]:
+    """CPU ms per item spent in each stage of `scanner.scan` (normalize, chunk,
+    JSON values, Python carriers, each analyzer, findings and redaction) and in
+    scoring, over `items`. Wraps the stages of one scanner built for this, so the
+    timed scanner of the table is untouched."""
+    from memgate.scanning import scanner as scanner_module
+
+    clock = time.process_time
+    spent: dict[str, float] = {}
+
+    def timed(label: str, fn: Callable[..., Any]) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            t0 = clock()
+            try:
+                out = fn(*args, **kwargs)
+                if label.startswith("analyzer:"):
+                    out = list(out)  # analyzers may yield lazily
+                return out
+            finally:
+                spent[label] = spent.get(label, 0.0) + clock() - t0
+
+        return run
+
+    saved = {
+        name: getattr(scanner_module, name)
+        for name in ("normalize", "chunk", "json_string_chunks", "python_carriers")
+    }
+    try:
+        for name, fn in saved.items():
+            setattr(scanner_module, name, timed(name, fn))
+        for name, analyzer in (*scanner._whole, *scanner._analyzers):
+            setattr(analyzer, "analyze", timed(f"analyzer:{name}", analyzer.analyze))  # noqa: B010
+        setattr(scanner, "_result", timed("findings+redaction", scanner._result))  # noqa: B010
+        inspector = Inspector(scanner, policy)
+        setattr(scanner, "scan", timed("scan (total)", scanner.scan))  # noqa: B010
+        for text in items[:20]:
+            inspector.inspect(text, Source.WEB)
+        spent.clear()
+        t0 = clock()
+        for text in items:
+            inspector.inspect(text, Source.WEB)
+        spent["inspect (total)"] = clock() - t0
+    finally:
+        for name, fn in saved.items():
+            setattr(scanner_module, name, fn)
+    spent["scoring+report"] = spent["inspect (total)"] - spent.get("scan (total)", 0.0)
+    return {
+        k: round(v / len(items) * 1000, 4) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])
+    }
+
+
 def _ms(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -168,6 +220,19 @@ def _flagged(results: list[object], clean: Callable[[object], bool]) -> float:
     return round(100 * sum(not clean(r) for r in results) / max(len(results), 1), 1)
 
 
+def _stage_table(rows: list[dict[str, Any]]) -> str:
+    cells: list[tuple[str, dict[str, float]]] = [
+        (f"{r['kind']} {r['size']}", r.get("stages_ms") or {}) for r in rows
+    ]
+    stages: list[str] = []
+    for _, st in cells:
+        stages += [k for k in st if k not in stages]
+    out = ["| stage | " + " | ".join(c for c, _ in cells) + " |", "|---" * (len(cells) + 1) + "|"]
+    for stage in stages:
+        out.append(f"| {stage} | " + " | ".join(str(st.get(stage, "")) for _, st in cells) + " |")
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=200, help="distinct inputs per cell")
@@ -176,6 +241,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     parser.add_argument("--out", default="scan", help="results file stem")
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="also profile each stage (CPU ms per item: normalize, chunk, each analyzer, "
+        "findings, scoring) per kind and size, into the JSON and a second table",
+    )
     parser.add_argument(
         "--clock",
         choices=sorted(CLOCKS),
@@ -228,6 +299,11 @@ def main() -> None:
                     [amg(t) for t in some],
                     lambda r: bool(r.safe),  # type: ignore[attr-defined]
                 )
+            if args.stages:
+                profiled = Scanner(
+                    load_rules(), BUILTIN_ANALYZERS, fingerprint_key=b"bench", cache_size=0
+                )
+                row["stages_ms"] = stage_profile(profiled, policy, items)
             rows.append(row)
             print(json.dumps(row), file=sys.stderr)
     header = ["kind", "size", "median_ms", "p99_ms", "items_per_s", "cached_median_ms"]
@@ -242,6 +318,10 @@ def main() -> None:
         *("| " + " | ".join(str(r.get(h, "")) for h in header) + " |" for r in rows),
     ]
     table = "\n".join(lines)
+    if args.stages:
+        table += "\n\nStages (CPU ms per item, one run over the same inputs):\n\n" + _stage_table(
+            rows
+        )
     print(table)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{args.out}.md").write_text(
