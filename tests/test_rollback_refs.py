@@ -27,6 +27,7 @@ from memgate.domain import Decision, Source
 from memgate.domain.events import Event, LogRecord, Op, canonical_json
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
 from memgate.domain.raw import RawItem, Version, decode_item, encode
+from memgate.domain.rollback import Action, Change
 from memgate.domain.types import Category, Finding, Severity
 from memgate.gateway import Gateway
 from memgate.log.chain import entry_json, event_columns, reference_json
@@ -415,3 +416,61 @@ def _old_encode(values: list[str | int | None]) -> bytes:
 @given(st.lists(st.one_of(st.none(), st.integers(), st.text()), max_size=20))
 def test_the_row_mac_encoding_keeps_its_bytes(values: list[str | int | None]) -> None:
     assert encode_values(values) == _old_encode(values)
+
+
+def test_models_built_without_validation_equal_the_validated_ones() -> None:
+    fields: dict[str, Any] = {
+        "memory_id": "m1",
+        "namespace": ("a", "b"),
+        "pool": PoolName.LONG,
+        "action": Action.REVERTED,
+        "state_before": MemoryState.DELETED,
+        "state_after": MemoryState.APPROVED,
+    }
+    assert Change.built(**fields) == Change(**fields)
+    item = an_item(2, pool=PoolName.LONG, state=MemoryState.APPROVED, at=START)
+    raw = decode_item(item.model_dump_json())
+    event = Event.restoring(
+        at=START,
+        actor="ops",
+        reason=None,
+        state_before=MemoryState.DELETED,
+        origin=Version(4, "cd" * 32, raw),
+        item=raw,
+    )
+    validated = Event.model_validate(event.model_dump())
+    assert validated.model_dump() == event.model_dump()
+    assert validated.model_fields_set == event.model_fields_set
+    record = LogRecord.built(5, validated, "ab" * 32, "ef" * 32)
+    assert record == LogRecord(seq=5, event=validated, prev_mac="ab" * 32, mac="ef" * 32)
+
+
+def test_a_narrow_row_update_that_finds_another_row_rewrites_it_whole(tmp_path: Path) -> None:
+    """Most compensating rows change only state, version and `updated_at`, and the
+    SQLite store updates just those columns where the row holds what it should;
+    an edited row (here its content) is not matched, and the whole row is
+    written instead: after the rollback the row is the log's again."""
+
+    async def scenario() -> None:
+        path = tmp_path / "m.sqlite3"
+        store = await SqliteStore.open(path, KEY)
+        await store.append(list(history_events(12)))
+        gw = await gateway(store)
+        try:
+            victim = "m0003"
+            db = sqlite3.connect(path)
+            db.execute("UPDATE items SET content = 'edited' WHERE id = ?", (victim,))
+            db.commit()
+            assert any(d.id == victim for d in (await gw.verify()).divergences)
+            plan = await gw.rollback(to=1, reason="r", actor="ops", dry_run=False)
+            assert victim in {c.memory_id for c in plan.changes}
+            result = await gw.verify()
+            assert result.ok, result.reason
+            row = db.execute("SELECT content, state FROM items WHERE id = ?", (victim,))
+            content, state = row.fetchone()
+            db.close()
+            assert content != "edited" and state == "deleted"
+        finally:
+            await gw.close()
+
+    asyncio.run(scenario())

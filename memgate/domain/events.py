@@ -74,6 +74,9 @@ class Event(BaseModel):
     _raw: RawItem | None = PrivateAttr(default=None)
     """A reference event on its way into the store: the resolved item as a plain
     struct (`restoring`), which the store projects without building a model."""
+    _narrow: bool = PrivateAttr(default=False)
+    """The item differs from the memory's current one only in state, version and
+    `updated_at` (a store may update just those columns of its row)."""
 
     @classmethod
     def restoring(
@@ -85,6 +88,7 @@ class Event(BaseModel):
         state_before: MemoryState,
         origin: Version,
         item: RawItem,
+        narrow: bool = False,
     ) -> Event:
         """A compensating event that puts back `origin`'s item as `item` (its
         state and version changed, updated at `at`). Built without validation:
@@ -112,12 +116,21 @@ class Event(BaseModel):
             "detail": None,
             "restores": restores,
         }
-        return _built(cls, values, {"_raw": item})
+        return _built(cls, values, {"_raw": item, "_narrow": narrow})
 
     @property
     def raw_item(self) -> RawItem | None:
         """The resolved item of a reference event built by `restoring`."""
-        return self._raw
+        # NOTE: not `self._raw`: pydantic finds private attributes in `__getattr__`,
+        # after a failed lookup (~1 us; the store asks twice per event).
+        private = self.__pydantic_private__
+        return None if private is None else private.get("_raw")
+
+    @property
+    def narrow(self) -> bool:
+        """Whether only state, version and `updated_at` change (see `restoring`)."""
+        private = self.__pydantic_private__
+        return False if private is None else bool(private.get("_narrow"))
 
     def summary(self) -> dict[str, Any]:
         """Findings summary stored beside the event: score, rules version, rule ids.
@@ -170,6 +183,11 @@ class LogRecord(BaseModel):
     event: Event
     prev_mac: str
     mac: str
+
+    @classmethod
+    def built(cls, seq: int, event: Event, prev_mac: str, mac: str) -> LogRecord:
+        """A record from values of the right types, without validating them."""
+        return _built(cls, {"seq": seq, "event": event, "prev_mac": prev_mac, "mac": mac})
 
 
 def instant_text(moment: datetime) -> str:

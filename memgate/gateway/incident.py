@@ -130,6 +130,7 @@ class Incident:
                 state_before=p.change.state_before,
                 origin=p.origin,
                 item=p.item,
+                narrow=p.narrow,
             )
             for p in planned
         ]

@@ -42,6 +42,8 @@ class Planned:
     change: Change
     origin: Version
     item: RawItem
+    narrow: bool
+    """`item` is the current item apart from state, version and `updated_at`."""
 
 
 def json_time(moment: datetime) -> str:
@@ -129,7 +131,7 @@ def plan(
             gone = replace(
                 cur, state=MemoryState.DELETED.value, updated_at=stamp, version=cur.version + 1
             )
-            out.append(Planned(_change(cur, gone, Action.REMOVED), now_version, gone))
+            out.append(Planned(_change(cur, gone, Action.REMOVED), now_version, gone, True))
             continue
         if not served_now and not served_then:
             continue
@@ -141,7 +143,8 @@ def plan(
             state = MemoryState.EXPIRED.value
         back = replace(then, state=state, updated_at=stamp, version=cur.version + 1)
         action = Action.RESTORED if served_then and not served_now else Action.REVERTED
-        out.append(Planned(_change(cur, back, action), then_version, back))
+        narrow = _same_apart_from(then, cur, state=True)
+        out.append(Planned(_change(cur, back, action), then_version, back, narrow))
     return out
 
 
@@ -151,18 +154,28 @@ def _same_apart_from_bookkeeping(then: RawItem, now: RawItem) -> bool:
     form only in these."""
     # NOTE: not only content and state: a keyed rewrite can keep both and change
     # the session (who sees a pending item), source, metadata or expiry.
+    return _same_apart_from(then, now, state=False)
+
+
+def _same_apart_from(a: RawItem, b: RawItem, *, state: bool) -> bool:
     replace = msgspec.structs.replace
-    return replace(then, updated_at="", version=0) == replace(now, updated_at="", version=0)
+    if state:
+        a, b = replace(a, state=""), replace(b, state="")
+    return replace(a, updated_at="", version=0) == replace(b, updated_at="", version=0)
+
+
+_POOLS = {p.value: p for p in PoolName}
+_STATES = {s.value: s for s in MemoryState}
 
 
 def _change(before: RawItem, after: RawItem, action: Action) -> Change:
-    return Change.model_construct(
+    return Change.built(
         memory_id=before.id,
         namespace=tuple(before.namespace),
-        pool=PoolName(after.pool),
+        pool=_POOLS[after.pool],
         action=action,
-        state_before=MemoryState(before.state),
-        state_after=MemoryState(after.state),
+        state_before=_STATES[before.state],
+        state_after=_STATES[after.state],
     )
 
 

@@ -180,8 +180,10 @@ class Chain:
         columns = event_columns(event)
         seq = self.last_seq + 1
         tag = mac(self._key, self.head, seq, entry, column_bytes(columns))
-        record = LogRecord(seq=seq, event=event, prev_mac=self.head, mac=tag)
-        self.last_seq, self.head = seq, record.mac
+        # NOTE: every value is ours and of its type: built, not validated (a
+        # rollback seals one per changed memory).
+        record = LogRecord.built(seq, event, self.head, tag)
+        self.last_seq, self.head = seq, tag
         return record, entry, columns
 
     def reset(self, last_seq: int, head: str) -> None:

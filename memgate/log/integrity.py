@@ -56,14 +56,11 @@ def encode(values: Iterable[Value]) -> bytes:
     """Unambiguous bytes: each value length-prefixed (its length in characters),
     None distinct from ''. Joined as text and encoded once: a row's MAC input
     took 3.9 us per items row as bytes per value, 2.9 us so."""
-    return "|".join([_part(value) for value in values]).encode("utf-8", "surrogatepass")
-
-
-def _part(value: Value) -> str:
-    if value is None:
-        return "-"
-    text = value if isinstance(value, str) else str(value)
-    return f"{len(text)}:{text}"
+    parts = [
+        "-" if v is None else f"{len(v)}:{v}" if isinstance(v, str) else f"{len(str(v))}:{v}"
+        for v in values
+    ]
+    return "|".join(parts).encode("utf-8", "surrogatepass")
 
 
 class RowSeal:

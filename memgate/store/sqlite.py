@@ -115,6 +115,18 @@ _UPSERT_ITEM = (
     " event_seq=excluded.event_seq, event_mac=excluded.event_mac, row_mac=excluded.row_mac"
 )
 """Every column is set from the item: the row MAC covers them all (created_at too)."""
+_NARROW_ITEM = (
+    "UPDATE items SET state=?, updated_at=?, body=?, event_seq=?, event_mac=?, row_mac=?"
+    " WHERE id=? AND namespace=? AND key IS ? AND pool=? AND source=? AND session_id IS ?"
+    " AND created_at=? AND expires_at IS ? AND fingerprint=? AND categories=? AND content=?"
+)
+"""A row whose new item differs from the stored one only in state, version and
+`updated_at` (most of a rollback's): those columns set, and only where every other
+column holds what the row is expected to hold (`_upsert_items`). It touches the three
+indexes over `state` instead of all five and rewrites no content: a rollback's
+36k rows took 0.71 s so, 1.56-1.68 s through the upsert."""
+_NARROW_PARAMS = (4, 8, 13, 14, 15, 16, 0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 12)
+"""Positions in a sealed items row (ITEM_COLUMNS, event_seq, event_mac, row_mac)."""
 _UPSERT_SHORT = (
     "INSERT OR REPLACE INTO short_items (id, expires_at, body, event_seq, event_mac, row_mac)"
     " VALUES (?,?,?,?,?,?)"
@@ -473,7 +485,7 @@ class SqliteStore:
             if event_rows:
                 db.executemany(_INSERT_EVENT, event_rows)
             if item_rows:
-                db.executemany(_UPSERT_ITEM, item_rows)
+                _upsert_items(db, item_rows)
             if short_rows:
                 db.executemany(_UPSERT_SHORT, short_rows)
             if short_gone:
@@ -516,7 +528,8 @@ class SqliteStore:
         change = projected(event)
         if change.long is not None:
             fields = item_fields(change.long)
-            item_rows.append(sealed(self._seal, "items", fields, record.seq, record.mac))
+            row = sealed(self._seal, "items", fields, record.seq, record.mac)
+            item_rows.append((row, event.narrow))
         if change.short is not None:
             fields = short_fields(change.short)
             short_rows.append(sealed(self._seal, "short_items", fields, record.seq, record.mac))
@@ -957,6 +970,26 @@ class SqliteStore:
         self._writer.close()
         if self._lock is not None:
             self._lock.close()  # releases the writer lock
+
+
+def _upsert_items(db: sqlite3.Connection, rows: builtins.list[tuple[Any, ...]]) -> None:
+    """Store (sealed row, narrow) pairs: the last row of each memory counts (an
+    earlier one in the same transaction is replaced by it anyway); narrow ones
+    through `_NARROW_ITEM`, and if any of those found its row different from
+    what was expected (or missing), all of them again through the upsert, which
+    sets every column."""
+    last: dict[str, tuple[tuple[Any, ...], bool]] = {}
+    for row, narrow in rows:
+        last[row[0]] = (row, narrow)
+    full = [row for row, narrow in last.values() if not narrow]
+    narrowed = [row for row, narrow in last.values() if narrow]
+    if full:
+        db.executemany(_UPSERT_ITEM, full)
+    if narrowed:
+        before = db.total_changes
+        db.executemany(_NARROW_ITEM, [[r[i] for i in _NARROW_PARAMS] for r in narrowed])
+        if db.total_changes - before != len(narrowed):
+            db.executemany(_UPSERT_ITEM, narrowed)
 
 
 def _read_only_uri(path: Path) -> str:
