@@ -5,8 +5,10 @@
     .venv/bin/python tools/train_classifier.py --loo --write   # both
 
 Data: `../shared/corpus/train/train.jsonl` (63k items), `public.jsonl` (the classes that
-are clean enough to learn from) and `dev.jsonl`. Never `benchmarks/heldout/`: that set
-measures the result and is never trained or tuned on.
+are clean enough to learn from), `dev.jsonl`, benign text read from this machine, and
+synthetic clause pairs (`tools/_clause_corpus.py`: the same carriers and filler with a
+planted or a benign clause). Never `benchmarks/heldout/`: that set measures the result and is never
+trained or tuned on.
 
 Model: hashed character 1..5-grams of the folded text (`memgate.scanning._features`,
 the same function inference uses), each text's count vector divided by the square
@@ -84,7 +86,7 @@ def _group(origin: str) -> str:
     return "/".join(parts[:2]) if parts[0] == "gen" else parts[0]
 
 
-def load(corpus: Path, *, local: bool = True) -> list[Item]:
+def load(corpus: Path, *, local: bool = True, synthetic: bool = True) -> list[Item]:
     items: list[Item] = []
     for row in _jsonl(corpus / "train" / "train.jsonl"):
         origin = str(row["origin"])
@@ -103,7 +105,25 @@ def load(corpus: Path, *, local: bool = True) -> list[Item]:
         items.append(Item(str(row["text"]), str(row["label"]), "dev", "dev"))
     if local:
         items.extend(local_benign())
+    if synthetic:
+        items.extend(clause_benign_pairs())
     return items
+
+
+SYNTHETIC_PAIRS = 3000
+"""Planted and benign items each from `tools/_clause_corpus.py` (group `synthetic/clauses`)."""
+
+
+def clause_benign_pairs() -> list[Item]:
+    """Carriers and filler used on both sides, only the clause differs (see
+    `_clause_corpus`): teaches what a clause does rather than which carrier holds it."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _clause_corpus import clause_items
+
+    group = "synthetic/clauses"
+    return [Item(t, label, group, group) for t, label in clause_items(SYNTHETIC_PAIRS)]
 
 
 LOCAL_CAP = {"local/pydoc": 5000, "local/pycode": 3000, "local/debdoc": 3000}
