@@ -47,7 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scan import machine
 from corpus_gen import generate
 
-from memgate.service.keys import KeyStore, Role
+from memgate.service.keys import Role
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore
 from memgate.service.settings import KEYS_FILE
 
 RESULTS = Path(__file__).resolve().parent / "results"

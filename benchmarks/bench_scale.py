@@ -54,7 +54,7 @@ sys.path.insert(0, str(HERE.parent))
 from bench_http import RawConnection, free_port, percentile, process_cpu  # noqa: E402
 from bench_scan import machine  # noqa: E402
 
-from memgate.service.keys import KeyStore  # noqa: E402
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore  # noqa: E402
 from memgate.service.settings import KEYS_FILE  # noqa: E402
 from tests.graph_server import FalkorServerProcess  # noqa: E402
 

@@ -34,7 +34,7 @@ import pytest
 import redis
 
 from memgate.graph import FalkorConnection
-from memgate.service.keys import KeyStore
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore
 from memgate.service.settings import KEYS_FILE
 from tests.cli.serving import free_port, stop
 from tests.graph_server import falkordb_process

@@ -30,7 +30,8 @@ from memgate.domain.types import Category, Source
 from memgate.errors import NotFound, StorageError
 from memgate.gateway import Gateway, SyncGateway
 from memgate.gateway.core import WriteReceipt
-from memgate.service.keys import KeyStore
+from memgate.service.keys import KeyStoreBase
+from memgate.service.keystores import open_keys
 from memgate.service.settings import Settings
 from memgate.trust import Policy
 
@@ -335,8 +336,8 @@ class LocalBackend:
     # -- keys ------------------------------------------------------------------------
 
     @contextmanager
-    def _keys(self) -> Iterator[KeyStore]:
-        with KeyStore(self.settings.keys_path) as store:
+    def _keys(self) -> Iterator[KeyStoreBase]:
+        with open_keys(self.settings.keys_path, self.settings.store) as store:
             yield store
 
     def create_key(

@@ -22,7 +22,7 @@ from memgate.cli.options import (
     fail,
     reported,
 )
-from memgate.service.keys import KeyStore
+from memgate.service.keystores import open_keys
 from memgate.service.settings import Settings, SettingsError
 from memgate.store.datadir import check_data_dir, init_data_dir
 
@@ -145,7 +145,7 @@ def _serve(settings: Settings, url: str, log_level: str) -> None:
     from memgate.service.app import create_app
     from memgate.service.guards import server_config
 
-    with KeyStore(settings.keys_path) as keys:
+    with open_keys(settings.keys_path, settings.store) as keys:
         admin_key = keys.ensure_admin()
     console = Console(soft_wrap=True)
     console.print(f"memgate on [bold]{url}[/]  (data: {settings.data_dir.resolve()})")

@@ -14,6 +14,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI
 
 from memgate.bootstrap import open_gateway
@@ -27,7 +28,7 @@ from memgate.service.deps import SECURITY_SCHEMES, MemgateState
 from memgate.service.docs import install_docs
 from memgate.service.guard_asks import open_asks
 from memgate.service.guards import BodyDeadline
-from memgate.service.keys import KeyStore
+from memgate.service.keystores import open_keys
 from memgate.service.metrics import Metrics, RequestMetrics, TimedInspector
 from memgate.service.notify import Notifier
 from memgate.service.problems import BodyLimit, install
@@ -97,7 +98,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         gateway = await open_for(settings)
         gateway.inspector = TimedInspector(gateway.inspector, metrics.scan_seconds)
-        store = KeyStore(settings.keys_path)
+        store = await anyio.to_thread.run_sync(open_keys, settings.keys_path, settings.store)
         app.state.memgate = MemgateState(
             gateway=gateway, keys=store, settings=settings, metrics=metrics
         )

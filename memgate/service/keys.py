@@ -32,13 +32,14 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import sqlite3
 import threading
+import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from pathlib import Path
+from typing import Any, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict
 
@@ -52,28 +53,6 @@ ACTOR_PREFIX = CREDENTIAL_PREFIX
 actor, the reviewer, the writer's agent id, which the gateway reads as the
 credential that owns a memory. Client-chosen ids (sessions) may not."""
 Namespace = tuple[str, ...]
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS api_keys (
-    id          TEXT PRIMARY KEY,
-    name        TEXT NOT NULL,
-    role        TEXT NOT NULL,
-    namespaces  TEXT NOT NULL,
-    key_hash    TEXT NOT NULL UNIQUE,
-    hint        TEXT NOT NULL,
-    created_at  TEXT NOT NULL,
-    revoked_at  TEXT,
-    sources     TEXT,
-    guard_roles TEXT
-);
-"""
-_MIGRATIONS = (
-    # Keys made before sources were a property of the key: NULL = the role's default.
-    ("sources", "ALTER TABLE api_keys ADD COLUMN sources TEXT"),
-    # Keys made before guard roles were a property of the key: NULL = none held.
-    ("guard_roles", "ALTER TABLE api_keys ADD COLUMN guard_roles TEXT"),
-)
-_COLUMNS = "id, name, role, namespaces, hint, created_at, revoked_at, sources, guard_roles"
 
 
 class Role(StrEnum):
@@ -289,42 +268,132 @@ class KeyInfo(BaseModel):
         )
 
 
-class KeyStore:
-    """API keys in their own SQLite file (data_dir/db/keys.sqlite3). Thread-safe:
-    the HTTP service calls it from the event loop, the UI from worker threads."""
+KEY_CACHE_SECONDS = 5.0
+"""How long an authenticated key (or an unknown one) is served from a replica's
+cache. A change made anywhere also drops every replica's cache at once (the
+PostgreSQL backend's LISTEN/NOTIFY); this bounds how long a revoked key keeps
+working on a replica that missed the notification (its connection was down)."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)
-        self._migrate()
-        self._lock = threading.Lock()
-        self._cache: dict[str, Principal | None] = {}
+KeyRow = tuple[str, str, str, str, str, str, str, str | None, str | None]
+"""(id, name, role, scopes, key_hash, hint, created_at ISO, sources, guard_roles)
+as `create` hands it to a backend: the encodings every backend stores."""
 
-    def _migrate(self) -> None:
-        """Add the columns newer versions keep to a key store made by an older one."""
-        have = {row[1] for row in self._db.execute("PRAGMA table_info(api_keys)")}
-        for column, sql in _MIGRATIONS:
-            if column not in have:
-                try:
-                    self._db.execute(sql)
-                except sqlite3.OperationalError as exc:
-                    # NOTE: another process opening the same store may have added it.
-                    if "duplicate column" not in str(exc):
-                        raise
+SessionRow = tuple[str, float, float]
+"""(body JSON, created, seen) of a stored UI session; times in epoch seconds."""
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
-    def __enter__(self) -> KeyStore:
+class KeyStore(Protocol):
+    """The API-key port: create, list, revoke and authenticate keys, and keep the
+    review UI's sessions (which belong to a key: revoking it ends them). Backends:
+    `MemoryKeyStore` (the in-memory twin), `SqliteKeyStore` (a data directory's
+    db/keys.sqlite3), `PostgresKeyStore` (the store's database, shared by every
+    replica). Synchronous and thread-safe: the HTTP service calls it from the
+    event loop (`authenticate` is served from a cache, see KEY_CACHE_SECONDS),
+    the UI from worker threads."""
+
+    def create(
+        self,
+        name: str,
+        role: Role | str,
+        namespaces: Iterable[Sequence[str]] = (),
+        *,
+        sources: Iterable[Source | str] | None = None,
+        user_channel: bool = False,
+        guard_roles: Iterable[str] | None = None,
+    ) -> tuple[KeyInfo, str]: ...
+    def set_sources(
+        self, key_id: str, sources: Iterable[Source | str] | None, *, user_channel: bool = False
+    ) -> KeyInfo: ...
+    def set_guard_roles(self, key_id: str, guard_roles: Iterable[str] | None) -> KeyInfo: ...
+    def authenticate(self, raw: str | None) -> Principal | None: ...
+    def list(self, *, include_revoked: bool = True) -> list[KeyInfo]: ...
+    def get(self, key_id: str) -> KeyInfo | None: ...
+    def revoke(self, key_id: str) -> KeyInfo: ...
+    def ensure_admin(self, name: str = "admin") -> str | None: ...
+    def put_session(self, digest: str, key_id: str, row: SessionRow) -> None: ...
+    def get_session(self, digest: str) -> SessionRow | None: ...
+    def end_session(self, digest: str) -> None: ...
+    def prune_sessions(self, idle_before: float, created_before: float) -> int: ...
+    def close(self) -> None: ...
+
+
+def key_row(info: KeyInfo, raw: str, declared: Iterable[Source], held: Sequence[str]) -> KeyRow:
+    return (
+        info.id,
+        info.name,
+        info.role.value,
+        _encode_scopes(info.namespaces),
+        _hash(raw),
+        info.hint,
+        info.created_at.isoformat(),
+        _encode_sources(declared),
+        ",".join(held),
+    )
+
+
+def _when(value: str | datetime) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
+
+
+class KeyStoreBase(ABC):
+    """What every backend shares: validation, the authentication cache (with its
+    TTL), and the rules (the last admin is never revoked). A backend supplies the
+    storage primitives below, each atomic on its own."""
+
+    def __init__(self, *, cache_seconds: float = KEY_CACHE_SECONDS) -> None:
+        self._cache_lock = threading.Lock()
+        self._cache: dict[str, tuple[Principal | None, float]] = {}
+        self._cache_seconds = cache_seconds
+
+    # -- primitives ------------------------------------------------------------
+
+    @abstractmethod
+    def _insert(self, row: KeyRow, *, only_if_empty: bool = False) -> bool:
+        """Insert a key; with `only_if_empty`, only if there is no key at all (one
+        atomic step: replicas starting together make one first admin). Returns
+        whether it was inserted."""
+
+    @abstractmethod
+    def _rows(self, key_id: str | None, *, include_revoked: bool) -> list[Sequence[Any]]:
+        """Keys (one, or all oldest first) as (id, name, role, scopes, hint,
+        created_at, revoked_at, sources, guard_roles)."""
+
+    @abstractmethod
+    def _active(self, digest: str) -> Sequence[Any] | None:
+        """(id, name, role, scopes, sources, guard_roles) of the active key with
+        this hash."""
+
+    @abstractmethod
+    def _set(self, key_id: str, column: str, value: str) -> None:
+        """Set `sources` or `guard_roles` of a key."""
+
+    @abstractmethod
+    def _revoke(self, key_id: str, at: datetime) -> None:
+        """Revoke atomically: NotFound for an unknown key, KeyConflict for the last
+        active admin; ends the key's UI sessions."""
+
+    def _changed(self) -> None:  # noqa: B027 - most backends have no other replicas
+        """Tell other replicas that keys changed (their caches drop)."""
+
+    # -- the port --------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Drop every cached authentication (a key changed here or elsewhere)."""
+        with self._cache_lock:
+            self._cache.clear()
+
+    def _after_change(self) -> None:
+        self.invalidate()
+        self._changed()
+
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @abstractmethod
+    def close(self) -> None: ...
 
     def create(
         self,
@@ -342,7 +411,24 @@ class KeyStore:
         `user` to them); `guard_roles`: the guard roles it may act as, the first its
         default (none: the guard policy's default role). Raises ValueError on a bad
         name, role, scope, source or guard role."""
-        role = Role(role)
+        info, raw, row = self._new(name, role, namespaces, sources, user_channel, guard_roles)
+        self._insert(row)
+        self._after_change()
+        return info, raw
+
+    @staticmethod
+    def _new(
+        name: str,
+        role: Role | str,
+        namespaces: Iterable[Sequence[str]],
+        sources: Iterable[Source | str] | None,
+        user_channel: bool,
+        guard_roles: Iterable[str] | None,
+    ) -> tuple[KeyInfo, str, KeyRow]:
+        try:
+            role = Role(role)
+        except ValueError:
+            raise ValueError("role must be agent, reviewer or admin") from None
         name = name.strip()
         if not name or len(name) > 200:
             raise ValueError("a key needs a name of 1-200 characters")
@@ -362,24 +448,13 @@ class KeyStore:
             hint=raw[: len(KEY_PREFIX) + 4],
             created_at=datetime.now(UTC),
         )
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO api_keys"
-                " (id, name, role, namespaces, key_hash, hint, created_at, sources, guard_roles)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    info.id,
-                    info.name,
-                    info.role.value,
-                    _encode_scopes(scopes),
-                    _hash(raw),
-                    info.hint,
-                    info.created_at.isoformat(),
-                    _encode_sources(declared),
-                    ",".join(held),
-                ),
-            )
-        return info, raw
+        return info, raw, key_row(info, raw, declared, held)
+
+    def _existing(self, key_id: str) -> KeyInfo:
+        info = self.get(key_id)
+        if info is None:
+            raise NotFound(f"no key {key_id}")
+        return info
 
     def set_sources(
         self,
@@ -389,70 +464,56 @@ class KeyStore:
         user_channel: bool = False,
     ) -> KeyInfo:
         """Replace the sources a key may declare (None: its role's default; e.g. make
-        an existing key the user channel it always was). Takes effect at once.
-        Raises NotFound for an unknown key, ValueError for a bad source."""
-        info = self.get(key_id)
-        if info is None:
-            raise NotFound(f"no key {key_id}")
+        an existing key the user channel it always was). Takes effect at once (on
+        every replica: see KEY_CACHE_SECONDS). Raises NotFound for an unknown key,
+        ValueError for a bad source."""
+        info = self._existing(key_id)
         wanted = None if sources is None else list(sources)
         declared = check_sources(info.role, wanted, user_channel=user_channel)
-        with self._lock:
-            self._db.execute(
-                "UPDATE api_keys SET sources = ? WHERE id = ?",
-                (_encode_sources(declared), key_id),
-            )
-            self._cache.clear()
-        changed = self.get(key_id)
-        assert changed is not None  # noqa: S101 - keys are never deleted
-        return changed
+        self._set(key_id, "sources", _encode_sources(declared))
+        self._after_change()
+        return self._existing(key_id)
 
     def set_guard_roles(self, key_id: str, guard_roles: Iterable[str] | None) -> KeyInfo:
         """Replace the guard roles a key may act as (None or empty: none, so the
         guard policy's default role). Takes effect at once. Raises NotFound for an
         unknown key, ValueError for a bad role name."""
-        info = self.get(key_id)
-        if info is None:
-            raise NotFound(f"no key {key_id}")
+        info = self._existing(key_id)
         held = check_guard_roles(info.role, None if guard_roles is None else list(guard_roles))
-        with self._lock:
-            self._db.execute(
-                "UPDATE api_keys SET guard_roles = ? WHERE id = ?", (",".join(held), key_id)
-            )
-            self._cache.clear()
-        changed = self.get(key_id)
-        assert changed is not None  # noqa: S101 - keys are never deleted
-        return changed
+        self._set(key_id, "guard_roles", ",".join(held))
+        self._after_change()
+        return self._existing(key_id)
 
     def authenticate(self, raw: str | None) -> Principal | None:
-        """The principal of an active key, else None."""
+        """The principal of an active key, else None. Served from a cache for up to
+        `cache_seconds` (dropped at once by any change to the keys)."""
         if not raw or not raw.startswith(KEY_PREFIX) or len(raw) > 200:
             return None
         digest = _hash(raw)
-        if digest in self._cache:
-            return self._cache[digest]
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, name, role, namespaces, sources, guard_roles FROM api_keys"
-                " WHERE key_hash = ? AND revoked_at IS NULL",
-                (digest,),
-            ).fetchone()
-            principal = None
-            if row is not None:
-                role = Role(row[2])
-                principal = Principal(
-                    row[0],
-                    row[1],
-                    role,
-                    _decode_scopes(row[3]),
-                    _decode_sources(row[4], role),
-                    _decode_guard_roles(row[5]),
-                )
+        now = time.monotonic()
+        cached = self._cache.get(digest)
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        row = self._active(digest)
+        principal = None
+        if row is not None:
+            role = Role(row[2])
+            principal = Principal(
+                row[0],
+                row[1],
+                role,
+                _decode_scopes(row[3]),
+                _decode_sources(row[4], role),
+                _decode_guard_roles(row[5]),
+            )
+        with self._cache_lock:
             if len(self._cache) > 10_000:
                 self._cache.clear()
-            self._cache[digest] = principal
+            self._cache[digest] = (principal, now + self._cache_seconds)
         return principal
 
-    def _info(self, row: tuple[str, ...]) -> KeyInfo:
+    @staticmethod
+    def _info(row: Sequence[Any]) -> KeyInfo:
         role = Role(row[2])
         return KeyInfo(
             id=row[0],
@@ -462,58 +523,49 @@ class KeyStore:
             sources=ordered(_decode_sources(row[7], role)),
             guard_roles=_decode_guard_roles(row[8]),
             hint=row[4],
-            created_at=datetime.fromisoformat(row[5]),
-            revoked_at=datetime.fromisoformat(row[6]) if row[6] else None,
+            created_at=_when(row[5]),
+            revoked_at=_when(row[6]) if row[6] else None,
         )
 
     def list(self, *, include_revoked: bool = True) -> list[KeyInfo]:
         """Every key, oldest first."""
-        sql = f"SELECT {_COLUMNS} FROM api_keys"  # noqa: S608 - constant column list
-        if not include_revoked:
-            sql += " WHERE revoked_at IS NULL"
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY created_at, id").fetchall()
-        return [self._info(row) for row in rows]
+        return [self._info(row) for row in self._rows(None, include_revoked=include_revoked)]
 
     def get(self, key_id: str) -> KeyInfo | None:
-        with self._lock:
-            row = self._db.execute(
-                f"SELECT {_COLUMNS} FROM api_keys WHERE id = ?",  # noqa: S608 - constant
-                (key_id,),
-            ).fetchone()
-        return None if row is None else self._info(row)
+        rows = self._rows(key_id, include_revoked=True)
+        return self._info(rows[0]) if rows else None
 
     def revoke(self, key_id: str) -> KeyInfo:
-        """Revoke a key (it stays listed). Raises NotFound for an unknown key and
-        KeyConflict for the last active admin key (that would lock everyone out)."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT role, revoked_at FROM api_keys WHERE id = ?", (key_id,)
-            ).fetchone()
-            if row is None:
-                raise NotFound(f"no key {key_id}")
-            if row[1] is None and row[0] == Role.ADMIN.value:
-                (admins,) = self._db.execute(
-                    "SELECT count(*) FROM api_keys WHERE role = ? AND revoked_at IS NULL",
-                    (Role.ADMIN.value,),
-                ).fetchone()
-                if admins <= 1:
-                    raise KeyConflict(f"{key_id} is the last active admin key")
-            self._db.execute(
-                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?",
-                (datetime.now(UTC).isoformat(), key_id),
-            )
-            self._cache.clear()
-        info = self.get(key_id)
-        assert info is not None  # noqa: S101 - just read under the lock
-        return info
+        """Revoke a key (it stays listed) and end its UI sessions. Raises NotFound
+        for an unknown key and KeyConflict for the last active admin key (that
+        would lock everyone out)."""
+        self._revoke(key_id, datetime.now(UTC))
+        self._after_change()
+        return self._existing(key_id)
 
     def ensure_admin(self, name: str = "admin") -> str | None:
-        """On a new data directory (no key at all), create the first admin key and
-        return it (to be printed once); otherwise None."""
-        with self._lock:
-            (count,) = self._db.execute("SELECT count(*) FROM api_keys").fetchone()
-        if count:
+        """On a new deployment (no key at all), create the first admin key and
+        return it (to be printed once); otherwise None. Atomic: of replicas
+        starting together on one database, one makes it."""
+        _, raw, row = self._new(name, Role.ADMIN, (), None, False, None)
+        if not self._insert(row, only_if_empty=True):
             return None
-        _, raw = self.create(name, Role.ADMIN)
+        self._after_change()
         return raw
+
+    # -- UI sessions (memgate.service.ui.sessions) ------------------------------
+
+    @abstractmethod
+    def put_session(self, digest: str, key_id: str, row: SessionRow) -> None:
+        """Store (or replace) the session whose cookie token hashes to `digest`."""
+
+    @abstractmethod
+    def get_session(self, digest: str) -> SessionRow | None: ...
+
+    @abstractmethod
+    def end_session(self, digest: str) -> None: ...
+
+    @abstractmethod
+    def prune_sessions(self, idle_before: float, created_before: float) -> int:
+        """Delete sessions last seen before `idle_before` or created before
+        `created_before`; returns how many."""

@@ -18,7 +18,7 @@ from memgate.adapters.mem0 import GuardedMemory
 from memgate.client import MemgateClient
 from memgate.client.errors import Forbidden
 from memgate.service.app import create_app
-from memgate.service.keys import KeyStore
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore
 from memgate.service.settings import Settings
 
 

@@ -31,7 +31,7 @@ from memgate.client import AsyncMemgateClient
 from memgate.domain import Source
 from memgate.domain.memory import MemoryState
 from memgate.service.app import create_app
-from memgate.service.keys import KeyStore
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore
 from memgate.service.settings import Settings
 from memgate.trust.policy import DEFAULT_POLICY
 

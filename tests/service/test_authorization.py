@@ -26,7 +26,7 @@ from service_support import Service
 from memgate.domain import Source
 from memgate.domain.memory import MemoryWrite, Target
 from memgate.service.app import create_app
-from memgate.service.keys import KeyStore
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore
 from memgate.service.settings import Settings
 
 pytestmark = pytest.mark.anyio

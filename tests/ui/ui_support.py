@@ -20,7 +20,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from memgate.service.app import create_app
-from memgate.service.keys import KeyStore
+from memgate.service.keys_sqlite import SqliteKeyStore as KeyStore
 from memgate.service.settings import Settings
 from memgate.trust.policy import DEFAULT_POLICY
 

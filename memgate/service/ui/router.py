@@ -106,8 +106,8 @@ def build_ui_router() -> APIRouter:
             )
             _set_cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
             return response
-        ui.sessions.end(request.cookies.get(COOKIE))  # no session fixation
-        token, _ = ui.sessions.create(principal)
+        ui.sessions(request).end(request.cookies.get(COOKIE))  # no session fixation
+        token, _ = ui.sessions(request).create(principal)
         redirect = RedirectResponse(next_path, 303)
         _set_cookie(request, redirect, COOKIE, token, max_age=None)
         _drop_cookie(redirect, LOGIN_COOKIE)
@@ -117,7 +117,7 @@ def build_ui_router() -> APIRouter:
     async def logout(request: Request) -> Response:
         session = ui.session(request)
         await ui.check_csrf(request, session)
-        ui.sessions.end(request.cookies.get(COOKIE))
+        ui.sessions(request).end(request.cookies.get(COOKIE))
         response = RedirectResponse(PREFIX + "/login", 303)
         _drop_cookie(response, COOKIE)
         return response

@@ -112,22 +112,31 @@ class UI:
 
     def __init__(self) -> None:
         self.templates = Jinja2Templates(env=_environment())
-        self.sessions = SessionStore()
+        self._sessions: SessionStore | None = None
         self.asset_versions = {
             name: hashlib.sha256((HERE / "static" / name).read_bytes()).hexdigest()[:12]
             for name in ("ui.css", "ui.js")
         }
 
+    def sessions(self, request: Request) -> SessionStore:
+        """The sessions of the running app's key store (shared by every replica on
+        a PostgreSQL store)."""
+        keys = state(request).keys
+        if self._sessions is None or self._sessions.records is not keys:
+            self._sessions = SessionStore(keys)
+        return self._sessions
+
     def session(self, request: Request) -> Session:
         """The signed-in session, or SignInRequired. A session whose key was revoked
         since sign-in ends here."""
         token = request.cookies.get(COOKIE)
-        session = self.sessions.get(token)
+        sessions = self.sessions(request)
+        session = sessions.get(token)
         if session is None:
             raise SignInRequired
         info = state(request).keys.get(session.principal.key_id)
         if info is None or info.revoked_at is not None:
-            self.sessions.end(token)
+            sessions.end(token)
             raise SignInRequired
         return session
 
@@ -168,7 +177,9 @@ class UI:
         return response
 
     def error_page(self, request: Request, status: int, message: str) -> HTMLResponse:
-        session = self.sessions.get(request.cookies.get(COOKIE))
+        session = None
+        if isinstance(getattr(request.app.state, "memgate", None), MemgateState):
+            session = self.sessions(request).get(request.cookies.get(COOKIE))
         return self.render(
             request,
             "error.html",
