@@ -77,7 +77,7 @@ _KINDS = frozenset({"checksum", "phone", "email", "record"})
 _PARAMS = frozenset(
     {
         "kind", "check", "label", "near", "context", "digits", "near_labels", "tight", "shape",
-        "countries", "documents", "columns",
+        "countries", "documents", "columns", "own_labels", "person_labels",
     }
 )  # fmt: skip
 _TIGHT_GAP = re.compile(
@@ -369,16 +369,26 @@ def _regions(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
     return tuple(dict.fromkeys([*hinted, *_DEFAULT_REGIONS])), frozenset(hinted)
 
 
-def _personal(number: phonenumbers.PhoneNumber) -> bool:
+def _person_line(number: phonenumbers.PhoneNumber) -> bool:
     return phonenumbers.number_type(number) not in _SKIP_TYPES
 
 
+def _any_type(number: phonenumbers.PhoneNumber) -> bool:
+    return True
+
+
 def _phone_number(
-    value: str, regions: tuple[tuple[str, ...], frozenset[str]], *, possible: bool
+    value: str,
+    regions: tuple[tuple[str, ...], frozenset[str]],
+    *,
+    possible: bool,
+    own: bool = False,
 ) -> phonenumbers.PhoneNumber | None:
     """A person's number: valid (or, with `possible`, of a possible length) in its
     own country (`+`, `00`) or in the first of `regions` that accepts it as a line
-    of a person (a toll-free line in a hinted region is a business: None)."""
+    of a person (a toll-free line in a hinted region is a business: None). With
+    `own` (the writer says it is theirs: "my number is"), a line of any type."""
+    personal = _any_type if own else _person_line
     number = _EXTENSION.sub("", value).strip()
     digits = "".join(c for c in number if c.isdigit())
     order, hinted = regions
@@ -394,20 +404,26 @@ def _phone_number(
                 possible and phonenumbers.is_possible_number(parsed)
             )
             if ok:
-                return parsed if _personal(parsed) else None
+                return parsed if personal(parsed) else None
             if not (possible and number.startswith("00")):
                 return None
         fallback = None
+        business = 0  # regions where it is a toll-free / premium / shared line
         for region in order:
             parsed = phonenumbers.parse(number, region)
             if phonenumbers.is_valid_number(parsed):
-                if _personal(parsed):
+                if personal(parsed):
                     return parsed
-                if region in hinted:
+                if region in hinted and not own:
                     return None
+                business += 1
             elif possible and fallback is None and phonenumbers.is_possible_number(parsed):
                 fallback = parsed
-        return fallback if fallback is not None and _personal(fallback) else None
+        # A number some country calls a business line is not made a person's by
+        # another country that only finds its length possible (0800 123 4567).
+        if fallback is None or (business and not own):
+            return None  # a business line somewhere, a person's length elsewhere
+        return fallback if personal(fallback) else None
     except phonenumbers.NumberParseException:
         return None
 
@@ -430,6 +446,13 @@ class _Spec:
     keyword_set: frozenset[str]
     near_set: frozenset[str]
     """`keywords` and `near_labels` as sets: what `_Labels` is asked about."""
+    own_set: frozenset[str]
+    """`params.own_labels` (phones): the writer's own line ("my number is"), which
+    counts whatever its type (a UK 03 or a premium line given as one's own)."""
+    person_set: frozenset[str]
+    """`params.person_labels` (phones): a person named just before (`用户 鄭志賢（…）`,
+    `customer: …`): a national number written with its trunk 0, a `+` or a bracket
+    counts as near a label."""
     tight: bool
     shape: re.Pattern[str] | None
     """`params.shape`: a regex every match of `regex` contains (with its flags),
@@ -474,6 +497,8 @@ def _compile(rule: Rule) -> _Spec:
         raise ValueError(f"{rule.id}: unknown filter or validator {exc}") from None
     keywords = _words(rule.keywords)
     near_labels = _words(str(k) for k in params.get("near_labels", []))
+    own_labels = _words(str(k) for k in params.get("own_labels", []))
+    person_labels = _words(str(k) for k in params.get("person_labels", []))
     raw_countries = params.get("countries", {})
     if kind == "record" and not (isinstance(raw_countries, dict) and raw_countries):
         raise ValueError(f"{rule.id}: a record rule needs params.countries")
@@ -494,6 +519,8 @@ def _compile(rule: Rule) -> _Spec:
         near_labels=near_labels,
         keyword_set=frozenset(keywords),
         near_set=frozenset(near_labels),
+        own_set=frozenset(own_labels),
+        person_set=frozenset(person_labels),
         tight=params.get("tight", False) is True,
         shape=re.compile(str(params["shape"]), pattern.flags) if "shape" in params else None,
         validators=validators,
@@ -572,7 +599,12 @@ class IdentifierAnalyzer:
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._specs = tuple(_compile(r) for r in rules)
         words = list(
-            dict.fromkeys(w for s in self._specs for w in (*s.keywords, *s.near_labels) if w)
+            dict.fromkeys(
+                w
+                for s in self._specs
+                for w in (*s.keywords, *s.near_labels, *s.own_set, *s.person_set)
+                if w
+            )
         )
         self._words = tuple(words)
         # Per word: must the characters before / after it not be a letter? (An
@@ -635,6 +667,8 @@ class IdentifierAnalyzer:
                 if (
                     not spec.keyword_set.isdisjoint(found)
                     or not spec.near_set.isdisjoint(found)
+                    or not spec.own_set.isdisjoint(found)
+                    or not spec.person_set.isdisjoint(found)
                     or "+" in text
                     or ("00" in text or "@" in text)
                 ):
@@ -709,7 +743,13 @@ class IdentifierAnalyzer:
         # Without any label word or `@` in the chunk, a national number can never
         # be said to be a phone: only `+` / `00` candidates are worth the checks
         # below (order numbers and ids otherwise cost ~8 µs each).
-        labelled = has_at or labels.any(spec.keyword_set) or labels.any(spec.near_set)
+        labelled = (
+            has_at
+            or labels.any(spec.keyword_set)
+            or labels.any(spec.near_set)
+            or labels.any(spec.own_set)
+            or labels.any(spec.person_set)
+        )
         count = 0
         for m, vstart, vend in _candidates(spec, text):
             value = text[vstart:vend]
@@ -730,8 +770,18 @@ class IdentifierAnalyzer:
                 continue
             paragraph = _paragraph_start(text, vstart)
             low = max(paragraph, vstart - PHONE_NEAR)
-            near = labels.before(spec.near_set, vstart, low) or bool(
-                has_at and _EMAIL_BEFORE.search(text, low, vstart)
+            own = labels.before(spec.own_set, vstart, low)
+            near = (
+                own
+                or labels.before(spec.near_set, vstart, low)
+                or bool(has_at and _EMAIL_BEFORE.search(text, low, vstart))
+                or (
+                    core[:1] in ("0", "+", "(")
+                    # written as a phone (grouped, or in brackets), not a record number
+                    # (`MRN 00482913`, `PESEL: 09320541156`) that starts with 0
+                    and (not core.isdigit() or text[vstart - 1 : vstart] in ("(", "（", "["))
+                    and labels.before(spec.person_set, vstart, low)
+                )
             )
             strong = labels.before(spec.keyword_set, vstart, paragraph)
             if not intl and not (near or strong):
@@ -748,7 +798,7 @@ class IdentifierAnalyzer:
                 continue
             if regions is None:
                 regions = _regions(text)
-            number = _phone_number(core, regions, possible=near or strong)
+            number = _phone_number(core, regions, possible=near or strong, own=own)
             if number is None:
                 continue
             if not self._accept(spec, value, text, vstart, vend):
