@@ -3,6 +3,8 @@ point into the original, secrets never leak, fingerprints are keyed."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import time
 from itertools import pairwise
@@ -102,6 +104,23 @@ def test_fingerprints_are_stable_and_keyed() -> None:
     assert first
     assert first == fps(a, f"another note, same token: {token}")
     assert first.isdisjoint(fps(b, f"token {token}"))
+
+
+_FP_SCANNER = Scanner(load_rules(), BUILTIN_ANALYZERS, fingerprint_key=b"k1")
+
+
+@given(st.text(max_size=80))
+def test_fingerprint_is_the_keyed_sha256_prefix(value: str) -> None:
+    # stored fingerprints must not change: HMAC-SHA256 of the UTF-8 value, 16 hex digits
+    scanner = _FP_SCANNER
+    data = value.encode("utf-8", "surrogatepass")
+    assert scanner.fingerprint(value) == hmac.new(b"k1", data, hashlib.sha256).hexdigest()[:16]
+    assert (
+        scanner.fingerprint("\ud800x")
+        == hmac.new(b"k1", "\ud800x".encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[
+            :16
+        ]
+    )
 
 
 def test_cached_and_uncached_scans_agree(inspector: Inspector) -> None:
