@@ -181,7 +181,8 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bLWP::(?:Simple|UserAgent)|\bHTTP::Tiny|\bgetstore\s*\(|\bget\s*\(\s*['\"]https?:"
         r"|\bfile_get_contents\s*\(\s*['\"]https?:|\bcurl_exec\s*\(|\bhttp\.Get\s*\(|\bhttp\.NewRequest\s*\("
         r"|\burlopen\s*\(|\burlretrieve\s*\(|\brequests\.get\s*\(|\bMsxml2\.(?:Server)?XMLHTTP|\bWinHttp"
-        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async",
+        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async"
+        r"|\.Load\s*\(\s*['\"]https?://|\bWebRequest\]::Create\s*\(\s*['\"]https?://",
     ),
     (
         "exec",
@@ -256,6 +257,8 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bCURLOPT_POSTFIELDS\b|\bCURLOPT_UPLOAD\b|\brequests\.(?:post|put)\s*\(|\bsmtplib\b|\bsendmail\b"
         r"|\bPostAsync\s*\(|\bPutAsync\s*\(|\.sendall?\s*\(|\.write\s*\(\s*(?:data|payload|buf)|\bWebhook\b"
         r"|\bnew\s+Image\(\)\.src\s*=|\.src\s*=\s*['\"`]https?://[^'\"`]*[?&]"
+        r"|\bWebRequestMethods\+Ftp\]::(?:UploadFile|AppendFile)\b|\bFtpWebRequest\]::Create\s*\(|\.GetRequestStream\s*\("
+        r"|\bMultipartFormDataContent\b"
         # any HTTP client's POST / PUT / PATCH method on a literal URL (got, request,
         # superagent, ky, needle, $.post, ...): the verb and the URL, not the library
         r"|[\w$\]).]\.(?:post|put|patch)\s*\(\s*(?:['\"`]https?://|\{[^\n]{0,200}?\burl\s*:\s*['\"`]https?://)",
@@ -308,13 +311,71 @@ API: tuple[tuple[str, str], ...] = (
         r"|\breg(?:\.exe)?\s+save\s+HKLM\\(?:SAM|SYSTEM|SECURITY)\b|\bntdsutil\b|\bsecretsdump\b|\bInvoke-Mimikatz\b"
         r"|\bGet-GPPPassword\b|\blazagne\b|\bpypykatz\b|\bnanodump\b|\bOut-Minidump\b|\bgsecdump\b|\bhashdump\b"
         r"|\bInvoke-Kerberoast\b|\bRubeus\b|\bunshadow\b|\bdump-keychain\b|\bGet-VaultCredential\b"
-        r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b",
+        r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b"
+        r"|HarddiskVolumeShadowCopy[^\n\"']{0,40}\\(?:Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)\b|Windows\\NTDS\\ntds\.dit\b)"
+        r"|\besentutl(?:\.exe)?\b[^\n]{0,60}\s/vss\b|\bmakecab(?:\.exe)?\b[^\n]{0,80}\b(?:sam|system|security|ntds)\.(?:hiv|hive|save|dit)\b"
+        r"|\bhashcat(?:\.exe)?\b[^\n]{0,160}\s-m\s*(?:1000|3000|5500|5600|13100|18200|7500|1800|500|22000|2100)\b"
+        r"|\bjohn\b[^\n]{0,80}--format=(?:nt|lm|netntlm\w*|krb5\w*|sha512crypt|md5crypt|mscash2?)\b",
     ),
     (
         "obfuscated",
         r"\$\{?\w{1,8}\}?\$\{?\w{1,8}\}?(?:\$\{?\w{1,8}\}?)?\s+(?:-\w|\||$)|\bprintf\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
         r"|\becho\s+-e\s+['\"](?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}|\$'(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){2,}"
         r"|\$\(\s*(?:echo|printf)\b[^)]{0,200}\|\s*(?:rev|base64\s+-d|xxd\s+-r|tr\b)[^)]*\)",
+    ),
+    (
+        # a security-relevant change to the system: a registry write under a key that
+        # switches a defence off or hijacks a handler (policies, Defender, System
+        # Restore, RDP, COM / shell handlers, service DLLs, Active Setup), a disabled
+        # scheduled task, PAM, file capabilities, hidden or added admin accounts,
+        # boot signing
+        "tamper",
+        r"(?:\breg(?:\.exe)?\s+(?:add|import)\b|\bSet-ItemProperty\b|\bNew-ItemProperty\b|\bNew-Item\b|\bSet-Item\b"
+        r"|\bSet(?:DWORD|String|ExpandedString|Binary|MultiString|QWORD)Value\b|\bwinreg\.SetValue(?:Ex)?\b|\bRegSetValue\w*)"
+        r"[^\n]{0,200}?(?:\bHK(?:LM|CU|CR|U|EY_[A-Z_]+)[:\\]|Registry::|\bhDefKey\b|\bsSubKeyName\b)[^\n]{0,200}?"
+        r"(?:\\Policies\\|Windows Defender|\\SystemRestore\b|\\Terminal Serv(?:er|ices)\b"
+        r"|\\shell\\open\\command\b|\\Classes\\CLSID\\|\\InprocServer32\b|\\LocalServer32\b|\\TreatAs\b"
+        r"|\\Active Setup\\Installed Components\b|\\Services\\[^\\\n\"']{1,60}\\Parameters\b"
+        r"|\\Event Viewer\b|\\Windows Error Reporting\b|\\Control Panel\\Desktop\b"
+        r"|\\WindowsUpdate\b|\\Control\\Lsa\b|\\WDigest\b|\\Winlogon\b|\\SafeBoot\b|\\AeDebug\b|\\SilentProcessExit\b"
+        r"|\\NTDS\b|\\Print\\Monitors\b|\\Command Processor\b)"
+        r"|\bschtasks(?:\.exe)?\b[^\n]{0,200}\s/change\b[^\n]{0,200}\s/disable\b"
+        r"|(?:>>?|\btee\b(?:\s+-a)?|\bsed\s+-i\b[^\n]{0,200}?)\s*['\"]?/etc/pam\.d/"
+        r"|\bsetcap\b[^\n]{0,40}\bcap_(?:setuid|setgid|sys_admin|sys_ptrace|sys_module|dac_read_search|dac_override|chown)\b"
+        r"|\bdscl\b[^\n]{0,80}\s-(?:create|append|passwd)\b[^\n]{0,120}(?:\bIsHidden\s+1\b|/Groups/(?:admin|wheel)\b|\bUniqueID\s+0\b|-passwd\b)"
+        r"|\bdscl\b[^\n]{0,40}\s-passwd\s+/Users/"
+        r"|\bnet1?(?:\.exe)?\s+localgroup\s+['\"]?"
+        r"(?:administrators|Remote Desktop Users|Administradores|Administrateurs)"
+        r"['\"]?\s+\S+[^\n]{0,40}/add\b"
+        r"|\bAdd-LocalGroupMember\b[^\n]{0,80}(?:Administrators|Remote Desktop Users)"
+        r"|\busermod\s+-a?G\s+(?:sudo|wheel|root|admin)\b"
+        r"|\bnet1?(?:\.exe)?\s+user\s+(?!/)['\"]?[\w.$-]+['\"]?\s+(?!/)['\"]?[^\s/'\"]{4,}"
+        r"|\bbcdedit(?:\.exe)?\s+/set\b[^\n]{0,60}\b(?:testsigning|nointegritychecks|safeboot|disableelamdrivers)\b",
+    ),
+    (
+        # a signed Windows binary made to run a local payload for the caller (proxy
+        # execution): regsvr32 of a scriptlet or a non-DLL file, rundll32 of a URL /
+        # INF handler, script or non-DLL file, msiexec /z, cmstp of an INF, odbcconf
+        # REGSVR, InstallUtil /U, mshta of script or a local HTA, process creation
+        # through WMI, forfiles / pcalua launching a program
+        "proxy_exec",
+        r"\bregsvr32(?:\.exe)?\b[^\n]{0,120}?(?:/i:|\bscrobj\.dll\b|\s['\"]?[^\s'\"]+\.(?!dll\b|ocx\b|ax\b|exe\b)[a-z0-9]{2,4}['\"]?(?=\s|$))"
+        r"|\brundll32(?:\.exe)?\s+['\"]?(?:javascript:|vbscript:"
+        r"|[^\s,]*?(?:url|ieframe|shdocvw)\.dll\s*,\s*(?:OpenURL|FileProtocolHandler)"
+        r"|[^\s,]*?(?:ie)?advpack\.dll\s*,\s*(?:LaunchINFSection|RegisterOCX)"
+        r"|[^\s,]*?(?:setupapi|syssetup)\.dll\s*,\s*(?:InstallHinfSection|SetupInfObjectInstallAction)"
+        r"|[^\s,]*?shell32\.dll\s*,\s*ShellExec_RunDLL|[^\s,]*?pcwutl\.dll\s*,\s*LaunchApplication"
+        r"|[^\s,]*?zipfldr\.dll\s*,\s*RouteTheCall|[^\s,]*?mshtml(?:\.dll)?\s*,\s*RunHTMLApplication"
+        r"|[^\s,'\"]+\.(?!dll\b|cpl\b|ocx\b|exe\b)[a-z0-9]{2,5}['\"]?\s*,)"
+        r"|\bmsiexec(?:\.exe)?\b[^\n]{0,60}\s[/-][zy]\s"
+        r"|\bcmstp(?:\.exe)?\s[^\n]{0,80}\.inf\b"
+        r"|\bodbcconf(?:\.exe)?\b[^\n]{0,40}(?:\{\s*REGSVR\b|\s-f\s+\S+\.rsp\b)"
+        r"|\binstallutil(?:\.exe)?\b[^\n]{0,120}(?:/logfile=\s|/LogToConsole=false|\s/U\s)"
+        r"|\bmshta(?:\.exe)?\s+['\"]?(?:vbscript:|javascript:|about:|[^\s'\"]+\.hta\b)"
+        r"|\bwmic(?:\.exe)?\b[^\n]{0,80}\bprocess\s+call\s+create\b"
+        r"|\bInvoke-(?:Wmi|Cim)Method\b[^\n]{0,160}(?:\bWin32_Process\b|-CimClass\s+\$\w*process\w*)"
+        r"|\bforfiles(?:\.exe)?\b[^\n]{0,160}\s/c\s+['\"]?(?:[A-Za-z]:\\|%\w+%|\.\\)[^\s'\"]+\.exe"
+        r"|\bpcalua(?:\.exe)?\s+-a\b|\breg(?:asm|svcs)(?:\.exe)?\b[^\n]{0,40}\s/U\b",
     ),
     (
         "miner",
@@ -352,6 +413,24 @@ LOLBINS = (
 )
 """Windows binaries that fetch or run what they are given: API tag words and text
 gate words alike (one list, spliced into both in the same place)."""
+
+TAMPER_WORDS = (
+    *("hklm", "hkcu", "hkcr", "hku", "hkey_", "registry::", "hdefkey", "ssubkeyname"),
+    *("winreg", "regsetvalue", "schtasks", "pam.d", "setcap", "dscl", "localgroup"),
+    *("usermod", "net user", "net1", "bcdedit"),
+)
+"""Gate words of the `tamper` pattern (lower case): one occurs in each match."""
+PROXY_WORDS = (
+    *("regsvr32", "rundll32", "msiexec", "cmstp", "odbcconf", "installutil", "mshta"),
+    *("wmic", "win32_process", "-cimclass", "forfiles", "pcalua", "regasm", "regsvcs"),
+)
+"""Gate words of the `proxy_exec` pattern (lower case): one occurs in each match."""
+CHANNEL_WORDS = (
+    *("harddiskvolumeshadowcopy", "esentutl", "makecab", "hashcat", "john "),
+    *("webrequestmethods", "ftpwebrequest", "getrequeststream", "multipartformdatacontent"),
+    *(".load(", "webrequest]", "bucket-owner-full-control", "withcredentials"),
+)
+"""Further gate words: credential collection and cracking, upload channels."""
 
 API_KEYWORDS = (
     "fetch",
@@ -678,6 +757,9 @@ API_KEYWORDS = (
     "defaults write",
     "tclsh",
     "busybox",
+    *TAMPER_WORDS,
+    *PROXY_WORDS,
+    *CHANNEL_WORDS,
 )
 
 # The text-level gate: every rule needs a sink-like effect (exec, send,
@@ -1025,6 +1107,9 @@ GATE_KEYWORDS = (
     "http_post",
     "inet_aton",
     "sock_stream",
+    *TAMPER_WORDS,
+    *PROXY_WORDS,
+    *CHANNEL_WORDS,
 )
 
 # Per tag, the words one of which must occur in a statement (lowercased) for
@@ -1069,6 +1154,8 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "httpclient",
         "ajax",
         "restclient",
+        ".load(",
+        "webrequest]",
     ),
     "exec": (
         "shell:",
@@ -1245,6 +1332,10 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         ".post",
         ".put",
         ".patch",
+        "webrequestmethods",
+        "ftpwebrequest",
+        "getrequeststream",
+        "multipartformdatacontent",
     ),
     "local_read": (
         "readfile",
@@ -1353,7 +1444,14 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "vaultcredential",
         "findstr",
         "invoke-",
+        "harddiskvolumeshadowcopy",
+        "esentutl",
+        "makecab",
+        "hashcat",
+        "john",
     ),
+    "tamper": TAMPER_WORDS,
+    "proxy_exec": PROXY_WORDS,
     "obfuscated": ("$", "printf", "echo -e"),
     "miner": ("xmrig", "minerd", "cpuminer", "stratum+", "nicehash", "coinhive"),
     "shellcode": ("\\x", "0x"),

@@ -356,6 +356,9 @@ class _Model:
     """Groups of the carriers left out as inert (see `_inert`)."""
     inert_bound: int = 0
     """A bound on the statements those carriers would yield."""
+    shell_vars: dict[str, str] = field(default_factory=dict)
+    """Shell variables assigned a literal so far (`IFS` among them): a command
+    named by one of them runs its value."""
 
 
 # --- shell commands -----------------------------------------------------------
@@ -597,6 +600,10 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         locals_ = [a for a in args if not a.startswith("-") and a not in remotes]
         if n == "rclone" and low and low[0] in ("copy", "sync", "move", "copyto"):
             locals_ = locals_[1:]
+            if not any(lex.SECRET_PATH.search(a) or _HOME_OR_SYSTEM.match(a) for a in locals_):
+                # `gdrive:` is a remote the user configured: photos to it are a backup,
+                # a home directory or keys to it are not
+                return
         if (remotes and locals_ and args.index(remotes[-1]) > args.index(locals_[-1])) or (
             n in ("lftp", "ftp") and urls
         ):
@@ -627,6 +634,19 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             and any(a.lstrip("'\"").startswith("!") for a in args)
         ) or (low[0] == "config" and "core.hookspath" in low):
             tags.add("persist")
+        return
+    if (
+        n == "aws"
+        and ("cp" in low or "sync" in low or "mv" in low)
+        and "bucket-owner-full-control" in low
+    ):
+        # the ACL that hands an object to the bucket's owner: a copy into another
+        # account's bucket, whatever the source
+        tags.update({"send", "local_read"})
+        stmt.hosts.append("cross-account-bucket")
+        stmt.notes.append("copies into another account's bucket")
+        if any(lex.SECRET_PATH.search(a) for a in args):
+            tags.add("secret")
         return
     if n in ("aws", "gsutil", "az", "gcloud") and ("cp" in low or "sync" in low or "upload" in low):
         broad = [
@@ -702,6 +722,21 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             stmt.notes.append("recursive delete of a broad scope")
         elif n in ("shred", "wipe") and any(p.startswith("/dev/") for p in paths):
             tags.add("destroy")
+        return
+    if (
+        n == "find"
+        and "-exec" in low
+        and any(
+            low[i - 1] in ("-name", "-iname", "-path") and lex.SECRET_PATH.search(a.strip("'\"*"))
+            for i, a in enumerate(low)
+            if i
+        )
+        and low[low.index("-exec") + 1 : low.index("-exec") + 2]
+        and _base(low[low.index("-exec") + 1]) in _COLLECTORS
+    ):
+        # key files searched for and copied / archived / sent elsewhere: collection
+        tags.update({"cred_dump", "secret", "local_read"})
+        stmt.notes.append("collects credential files")
         return
     if (
         n == "find"
@@ -831,6 +866,28 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         stmt.runs.append(_file_key(name))
 
 
+_HOME_OR_SYSTEM = re.compile(
+    r"^['\"]?(?:~|\$HOME|\$\{HOME\}|/home|/root|/etc|/Users|\$env:USERPROFILE|%USERPROFILE%|C:\\Users)",
+    re.IGNORECASE,
+)
+_COLLECTORS = frozenset(
+    {
+        "cp",
+        "rsync",
+        "tar",
+        "scp",
+        "mv",
+        "cat",
+        "zip",
+        "7z",
+        "curl",
+        "nc",
+        "base64",
+        "gzip",
+        "install",
+    }
+)
+
 _SHELL_ARG = re.compile(
     r"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|/bin/\w+sh"
 )
@@ -859,7 +916,7 @@ def _unquote(node: Node, src: bytes) -> str:
     if t == "ansi_c_string":
         try:
             return raw[2:-1].encode("latin-1", "replace").decode("unicode_escape")
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, Warning):
             return raw
     if t == "concatenation":
         return "".join(_unquote(c, src) for c in node.children)
@@ -909,7 +966,11 @@ def _shell_stmt(
         if t == "variable_assignment":
             name = sub.child_by_field_name("name")
             if name is not None:
-                stmt.assigns.append(src[name.start_byte : name.end_byte].decode("utf-8", "replace"))
+                var = src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+                stmt.assigns.append(var)
+                value = sub.child_by_field_name("value")
+                if value is not None and len(model.shell_vars) < 200:
+                    model.shell_vars[var] = _unquote(value, src)[:2000]
         elif t == "command":
             _shell_command(sub, src, stmt, model, nested)
         elif t == "file_redirect":
@@ -953,6 +1014,10 @@ def _shell_stmt(
             elif _OBF_NAME.match(raw):
                 stmt.tags.update({"obfuscated", "exec"})
                 stmt.notes.append("command name built at run time")
+            if "$" in raw and model.shell_vars and _VAR_REF.search(raw):
+                expanded = _expand(stmt.text, model.shell_vars)
+                if expanded != stmt.text:
+                    nested.append(("shell", expanded))
     text_effects(stmt.text, stmt, among)
     if ("(" in stmt.text or '"' in stmt.text) and any(w in stmt.text for w in _SINK_LITERALS):
         for sm in _SINK_STRING.finditer(stmt.text):
@@ -1024,6 +1089,19 @@ def _shell_command(
     if name_node is None:
         return
     name = src[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+    if ("$" in name or "''" in name or '""' in name or "\\" in name) and not name.startswith(
+        ("$(", "`")
+    ):
+        plain = _SPLICE.sub("", name)
+        if (
+            plain != name
+            and plain
+            and (_base(plain) in lex.INTERPRETERS or _base(plain) in lex.FETCHERS)
+        ):
+            # an empty variable or empty quotes spliced into a known name hide it
+            stmt.tags.update({"obfuscated", "exec"})
+            stmt.notes.append(f"obfuscated name of {_base(plain)}")
+            name = plain
     args: list[str] = []
     for c in node.children_by_field_name("argument"):
         args.append(_unquote(c, src))
@@ -1063,6 +1141,11 @@ def _shell_command(
                 stage = i
     command_effects(name, args, stage, stmt, model)
     n = _base(name)
+    if n in ("sh", "bat", "bash") and args and " " in args[0]:
+        first = node.children_by_field_name("argument")[0]
+        if first.type in ("raw_string", "string"):
+            # a pipeline step (`sh 'curl …'` in a Jenkinsfile): the string is the script
+            nested.append(("shell", args[0]))
     spec = lex.INLINE_FLAGS.get(n)
     low = [a.lower() for a in args]
     if spec is not None:
@@ -1094,7 +1177,8 @@ def _shell_command(
             elif a.startswith("!") and " " in a:
                 nested.append(("shell", a[1:]))
     elif n in ("ssh",) and len(args) >= 2:
-        nested.append(("shell", args[-1]))
+        # the remote shell parses the command again: `\\$(...)` and `\\"` are live there
+        nested.append(("shell", _SHELL_UNESCAPE.sub(r"\1", args[-1])))
     elif n in ("git",) and low and low[0] == "config":
         for a in args:
             if a.lstrip().startswith("!"):
@@ -1102,6 +1186,28 @@ def _shell_command(
 
 
 _WRAPPER_ARG = re.compile(r"\w+=.*|\d+[smh]?")
+_SHELL_UNESCAPE = re.compile(r"\\([\\\"$`])")
+_SPLICE = re.compile(r"\$\{\w{0,12}\}|\$\w+|''|\"\"|\\(?=\w)")
+_VAR_REF = re.compile(
+    r"(?:^|[\s;|&(])\$\{?[A-Za-z_]\w{0,30}\}?(?:\s|$|\|)|^\$\{?[A-Za-z_]\w{0,30}\}?$"
+)
+
+
+def _expand(text: str, values: dict[str, str]) -> str:
+    """`text` with the known variables replaced by their values, the unquoted
+    ones split on `IFS` as the shell splits them."""
+    ifs = values.get("IFS", "")
+    ifs = "".join(ch for ch in ifs if not ch.isspace())[:4]
+
+    def one(m: re.Match[str]) -> str:
+        value = values.get(m.group(1))
+        if value is None:
+            return m.group(0)
+        for ch in ifs:
+            value = value.replace(ch, " ")
+        return value
+
+    return re.sub(r"\$\{?([A-Za-z_]\w{0,30})\}?", one, text)
 
 
 def _utf16_b64(value: str) -> str | None:
@@ -1392,7 +1498,8 @@ def _project_read(line: str) -> bool:
 def _unescape_code(s: str) -> str:
     try:
         return s.encode("latin-1", "backslashreplace").decode("unicode_escape")
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, Warning):
+        # an invalid escape (`\d`) warns, and a warning filter may make it raise
         return s
 
 
@@ -1542,9 +1649,15 @@ _BIN_WRITE = re.compile(
 )
 
 
+_CHANNEL_WRITE = re.compile(
+    r"\.(?:Write|WriteAsync|Send|SendAsync|UploadFile|UploadData|UploadString)\s*\("
+)
+
+
 def _flow(model: _Model) -> None:
     """Carry fetched / decoded / secret origins through variables and files."""
     var_tags: dict[str, set[str]] = {}
+    var_hosts: dict[str, list[str]] = {}
     file_tags: dict[str, set[str]] = {}
     bin_names: dict[str, set[str]] = {}
     extracted = False
@@ -1556,12 +1669,19 @@ def _flow(model: _Model) -> None:
             if name in bin_names:
                 inherited |= bin_names[name]
                 stmt.tags.add("exec_file")
+        used_hosts: list[str] = []
         if var_tags:
             for name, tags in var_tags.items():
                 if name in stmt.assigns and stmt.text.count(name) <= 1:
                     continue
                 if re.search(r"(?<![\w])\$?\{?" + re.escape(name) + r"\b", stmt.text):
                     inherited |= tags
+                    used_hosts.extend(var_hosts.get(name, ()))
+                    if "channel" in tags and _CHANNEL_WRITE.search(stmt.text):
+                        # data written into an upload stream opened earlier leaves
+                        stmt.tags.add("send")
+        if used_hosts and not stmt.hosts and stmt.tags & {"send", "fetch", "connect"}:
+            stmt.hosts.extend(used_hosts)
         for key in stmt.runs:
             if key in file_tags:
                 inherited |= file_tags[key]
@@ -1572,9 +1692,13 @@ def _flow(model: _Model) -> None:
                     inherited |= tags
         stmt.inherited = inherited
         carried = (stmt.tags | inherited) & _FLOW_TAGS
+        if "send" in stmt.tags and stmt.assigns:
+            carried = carried | {"channel"}
         if carried:
             for name in stmt.assigns:
                 var_tags[name] = set(carried)
+                if stmt.hosts:
+                    var_hosts[name] = stmt.hosts[:8]
             for key in stmt.writes:
                 if key:
                     file_tags[key] = set(carried)
@@ -1774,6 +1898,8 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
         if len(model.stmts) >= MAX_STATEMENTS:
             break
     _tool_calls(text[:MAX_TEXT], model)
+    if "withCredentials" in text:
+        _bound_credentials(text, model)
     if "createElement" in text and _SCRIPT_ELEMENT.search(text):
         # a script element given a remote src runs what the URL serves
         for stmt in model.stmts:
@@ -1789,6 +1915,24 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
         ):
             stmt.tags.add("payload_drop")
     return model
+
+
+_CRED_BINDING = re.compile(
+    r"\b(?:variable|usernameVariable|passwordVariable|keyFileVariable|passphraseVariable|tokenVariable)"
+    r"\s*:\s*['\"]([A-Za-z_]\w{0,40})['\"]"
+)
+
+
+def _bound_credentials(text: str, model: _Model) -> None:
+    """Jenkins `withCredentials` binds a credential to a variable: a statement
+    that uses the variable holds the secret."""
+    names = set(_CRED_BINDING.findall(text[:MAX_TEXT]))
+    if not names:
+        return
+    used = re.compile(r"\$\{?(?:env\.)?(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    for stmt in model.stmts:
+        if used.search(stmt.text):
+            stmt.tags.add("secret")
 
 
 _PAYLOAD_FILE = re.compile(
