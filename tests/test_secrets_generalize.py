@@ -219,3 +219,50 @@ def test_seed_phrase_predicate() -> None:
     assert not seed_phrase(" ".join(twelve.split()[:11]))
     assert not seed_phrase("the " + " ".join(twelve.split()[1:]))
     assert not seed_phrase(" ".join(["ribbon"] * 12))
+
+
+def _password(rng: random.Random) -> str:
+    return _gen(rng, 10) + "#" + _gen(rng, 3, string.digits)
+
+
+COMMAND_CASES = [
+    "echo '{v}' | docker login -u ops --password-stdin registry.example.com",
+    "echo 'deploy:{v}' | sudo chpasswd",
+    "redis 10.0.0.5:6379> AUTH default {v}",
+    "$sec = ConvertTo-SecureString '{v}' -AsPlainText -Force",
+    'Set-Item -Path Env:SMTP_PASSWORD -Value "{v}"',
+    '[Environment]::SetEnvironmentVariable("DB_PASSWORD", "{v}", "User")',
+    "openssl enc -aes-256-cbc -k {v} -in dump.sql -out dump.enc",
+    "7z a -p{v} backup.7z data/",
+    "备份用 zip -P {v} export.zip report.csv 压缩",
+    "gpg --batch --passphrase {v} -c notes.txt",
+    "gh secret set DEPLOY_TOKEN --body {v}",
+    "az login --service-principal -u app -p {v} --tenant corp",
+]
+
+
+@pytest.mark.parametrize("template", COMMAND_CASES)
+def test_password_on_a_command_line(inspector: Inspector, template: str) -> None:
+    for seed in range(3):
+        value = _password(random.Random(f"{template}:{seed}"))
+        text = template.format(v=value)
+        _secret_values(inspector, text)
+        assert value not in inspector.inspect(text, Source.AGENT).redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin',
+        "The AUTH command takes a password argument.",
+        "zip -r site.zip public/ && unzip -l site.zip",
+        "gh secret set NPM_TOKEN < token.txt",
+        "openssl req -new -key server.key -out server.csr",
+        'Set-Item -Path Env:PATH -Value "C:\\tools;$env:PATH"',
+        "7z x archive.7z -o/tmp/out",
+        "OAuth flow: auth code then token exchange",
+    ],
+)
+def test_commands_without_a_password_stay_approved(inspector: Inspector, text: str) -> None:
+    report = inspector.inspect(text, Source.AGENT)
+    assert not [f for f in report.findings if f.category is Category.SECRET], text

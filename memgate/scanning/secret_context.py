@@ -674,7 +674,7 @@ _DEFAULT = (
         r"""(?i:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|getOrDefault|"""
         r"""getProperty|"""
         r"""fetch|env|get_env|getEnv|config|get|setting|settings|GetEnvironmentVariable|"""
-        r"""Getenv|LookupEnv|"""
+        r"""Getenv|LookupEnv|EnvironmentVariable|"""
         r"""env_or|getenv_or|envOr|value_or|"""
         r"""option)\s{0,2}\(\s{0,2}[@$:]?["'](?P<k>[\w.\-/]{1,100})["']\s{0,2},"""
         r"""\s{0,4}(?:(?:default|fallback|"""
