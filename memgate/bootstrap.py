@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -153,11 +154,26 @@ async def open_gateway(
         clock=clock,
         graph=projection(store) if projection else None,
         recall=open_recall(store, data_dir=data_dir, embedder=recall) if recall else None,
+        lock=_shared_lock(store_url) if remote else None,
     )
     await gateway.restore()
     if isinstance(gateway.graph, GraphProjection):
         await gateway.graph.start()
     return gateway
+
+
+SHARED_LOCK = "memgate:gateway:read-modify-append"
+
+
+def _shared_lock(store_url: str | None) -> AbstractAsyncContextManager[Any]:
+    """The gateway's read-modify-append lock shared by every replica on the
+    PostgreSQL store (review decisions, keyed writes, expiry events: see
+    memgate.lease.mutex)."""
+    assert store_url is not None  # noqa: S101 - only for a PostgreSQL store
+    # NOTE: imported here so that memgate runs without the `postgres` extra.
+    from memgate.lease.mutex import PostgresMutex
+
+    return PostgresMutex(store_url, SHARED_LOCK)
 
 
 def _check_store(store_url: str | None) -> bool:

@@ -30,7 +30,9 @@ def _sign_in(client: httpx.Client, key: str) -> None:
     form = client.get("/ui/login")
     token = re.search(r'name="csrf" value="([^"]+)"', form.text)
     assert token is not None
-    answer = client.post("/ui/login", data={"key": key, "csrf": token.group(1), "next": "/ui/queue"})
+    answer = client.post(
+        "/ui/login", data={"key": key, "csrf": token.group(1), "next": "/ui/queue"}
+    )
     assert answer.status_code == 303, answer.text
 
 
@@ -66,9 +68,10 @@ def test_keys_and_ui_sessions_are_shared_by_replicas(
         b_proc, b_url = start_server(b_dir, tmp_path / "b.log", *args)
         processes.append(b_proc)
         assert "admin key (shown once" not in (tmp_path / "b.log").read_text()
-        with httpx.Client(base_url=a_url, timeout=30) as a, httpx.Client(
-            base_url=b_url, timeout=30
-        ) as b:
+        with (
+            httpx.Client(base_url=a_url, timeout=30) as a,
+            httpx.Client(base_url=b_url, timeout=30) as b,
+        ):
             bearer = {"Authorization": f"Bearer {admin}"}
             # The migrated keys: B's data directory never had them.
             assert b.get("/v1/keys/me", headers=bearer).status_code == 200

@@ -13,6 +13,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Concatenate, Protocol
@@ -113,8 +114,10 @@ class GatewayContext:
     """Seconds a vector or hybrid search waits at most for the index to reach the
     log's head as of the search (a moment after a write; the first search after a
     large import serves what is indexed by then)."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held for a read-modify-append (keyed writes, state changes, expiry events)."""
+    lock: AbstractAsyncContextManager[Any] = field(default_factory=asyncio.Lock)
+    """Held for a read-modify-append (keyed writes, state changes, expiry events).
+    An asyncio lock for one process; replicas sharing a store share a lock across
+    processes (`memgate.lease.mutex.PostgresMutex`, given by the composition root)."""
     notes: SessionNotes = field(default_factory=SessionNotes)
     snapshot_seq: int = 0
     snapshotting: asyncio.Task[int] | None = None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
 
@@ -70,7 +71,10 @@ class Gateway:
         clock: Clock = utcnow,
         graph: ProvenanceGraph | None = None,
         recall: Recall | None = None,
+        lock: AbstractAsyncContextManager[Any] | None = None,
     ) -> None:
+        """`lock`: the read-modify-append lock, when replicas share the store (see
+        GatewayContext.lock); one process's asyncio lock if None."""
         self.ctx = GatewayContext(
             inspector=inspector,
             store=store,
@@ -82,6 +86,8 @@ class Gateway:
             graph=graph,
             recall=recall,
         )
+        if lock is not None:
+            self.ctx.lock = lock
         self.admission = Admission(self.ctx)
         self.review = Review(self.ctx)
         self.incident = Incident(self.ctx)
@@ -176,6 +182,9 @@ class Gateway:
         if self.ctx.recall is not None:
             await self.ctx.recall.close()
         await self.ctx.short.close()
+        closing = getattr(self.ctx.lock, "aclose", None)
+        if closing is not None:
+            await closing()
         await self.ctx.store.close()
 
     async def scan(self, content: str, source: Source = Source.TOOL) -> ScanReport:
