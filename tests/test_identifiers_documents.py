@@ -73,3 +73,56 @@ def test_licence_number_predicate() -> None:
     assert not licence_number("ABCDEFGH")
     assert not licence_number("11111-11111")
     assert not licence_number("A1234")
+
+
+def _valid(module: object, prefix: str, length: int) -> str:
+    """The first number with `prefix` the stdnum module accepts (made up here)."""
+    is_valid = module.is_valid  # type: ignore[attr-defined]
+    for n in range(10 ** (length - len(prefix))):
+        value = prefix + str(n).zfill(length - len(prefix))
+        if is_valid(value):
+            return value
+    raise AssertionError(prefix)
+
+
+def _national_cases() -> list[tuple[str, str, str]]:
+    from stdnum.bg import egn
+    from stdnum.cz import rc
+    from stdnum.ee import ik
+    from stdnum.gb import nhs
+    from stdnum.gr import amka
+    from stdnum.hr import oib
+    from stdnum.ru import inn
+
+    cz = _valid(rc, "856203", 10)
+    uk = _valid(nhs, "4857362", 10)
+    return [
+        ("MG-ID-034", f"Pacientka: Eva Dvořáková, rodné číslo {cz[:6]}/{cz[6:]}", cz[6:]),
+        ("MG-ID-035", f"ασθενής, ΑΜΚΑ: {(v := _valid(amka, '1203914', 11))}", v),
+        ("MG-ID-036", f"Patient Sam Hale, NHS number {uk[:3]} {uk[3:6]} {uk[6:]}", uk[6:]),
+        ("MG-ID-038", f"isikukood {(v := _valid(ik, '49103152', 11))}", v),
+        ("MG-ID-039", f"ЕГН на клиента: {(v := _valid(egn, '8512248', 10))}", v),
+        ("MG-ID-042", f"OIB: {(v := _valid(oib, '69435151', 11))}", v),
+        ("MG-ID-045", f"ИНН физлица {(v := _valid(inn, '7712345', 12))}", v),
+    ]
+
+
+@pytest.mark.parametrize(("rule_id", "text", "value"), _national_cases())
+def test_european_national_ids(inspector: Inspector, rule_id: str, text: str, value: str) -> None:
+    report = inspector.inspect(text, Source.AGENT)
+    assert rule_id in {f.rule_id for f in report.findings}, text
+    assert value not in report.redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NHS England published 2024 figures: 1234567890 visits",
+        "OIB field is required on the form",
+        "Holiday Inn, room 4821, confirmation 7707083893",
+        "AMKA lookup service returned HTTP 503",
+    ],
+)
+def test_national_id_words_without_their_number(inspector: Inspector, text: str) -> None:
+    report = inspector.inspect(text, Source.AGENT)
+    assert not [f for f in report.findings if f.category is Category.PII], text
