@@ -716,11 +716,21 @@ class PostgresStore:
             return Checkpoint(seq=0, head_mac=GENESIS, count=0, at=utcnow())
         return Checkpoint(seq=row[0], head_mac=row[1], count=row[2], at=utcnow())
 
-    async def verify(self, checkpoint: Checkpoint | None = None) -> VerifyResult:
+    async def verify(
+        self, checkpoint: Checkpoint | None = None, *, since: Checkpoint | None = None
+    ) -> VerifyResult:
         """The chain, then everything served (projection rows and reads) against
-        it, in one snapshot on a read-only connection: nothing is written."""
+        it, in one snapshot on a read-only connection: nothing is written.
+        `since`: incremental from a checkpoint an earlier verify vouched for
+        (memgate.store.postgres_verify), as the SQLite store's."""
         await self.flush()
         key, public = self._key, self._signer.public
+        if since is not None:
+            from memgate.store.postgres_verify import verify_since  # it imports this module
+
+            return await self._in_snapshot(
+                lambda conn: verify_since(conn, key, since, checkpoint, public)
+            )
         return await self._in_snapshot(lambda conn: _verify(conn, key, checkpoint, public))
 
     async def export_checkpoint(self) -> Checkpoint:
