@@ -5,7 +5,7 @@ otherwise; none named: the key's default, else the policy's default role)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Depends, Query, Request
@@ -17,10 +17,18 @@ from memgate.guard.pins import PinReport, ToolListing
 from memgate.service.deps import Reviewer, State, Writer, authenticate
 from memgate.service.guard_asks import pending_asks, review, settle, visible_ask
 from memgate.service.keys import Principal, Role
-from memgate.service.problems import FieldError, Problem
-from memgate.service.routes.common import PROBLEMS
+from memgate.service.problems import MEDIA_TYPE, FieldError, Problem, ProblemBody
+from memgate.service.routes.common import PROBLEMS, Responses
 
 router = APIRouter(tags=["guard"], responses=PROBLEMS)
+
+
+def _problem(description: str) -> dict[str, Any]:
+    return {"model": ProblemBody, "description": description, "content": {MEDIA_TYPE: {}}}
+
+
+NO_ASK: Responses = {404: _problem("No such ask, or not visible to this key.")}
+ANSWERED: Responses = {409: _problem("The ask was answered already: the first answer stands.")}
 
 
 async def get_guard(request: Request) -> Guard:
@@ -139,6 +147,7 @@ async def list_asks(
     description="`state`: pending, allowed or denied (with `reviewer` and `note`). The "
     "key that asked may read it (poll it, or decide the same call again), and reviewers "
     "and admins whose scope covers it; anyone else gets 404.",
+    responses=NO_ASK,
 )
 async def get_ask(request: Request, ask_id: str) -> GuardAsk:
     principal = authenticate(request)
@@ -164,6 +173,7 @@ async def _answer(
     description="The same call, decided again, is allowed once (layer `review`). Logged "
     "as a `guard_decided` event. The key that asked cannot answer (403); an answered "
     "ask keeps its first answer (409).",
+    responses={**NO_ASK, **ANSWERED},
 )
 async def allow_ask(
     request: Request, ask_id: str, state: State, principal: Reviewer, body: AskAnswer | None = None
@@ -177,6 +187,7 @@ async def allow_ask(
     summary="Deny an asked tool call",
     description="The same call, decided again, is denied (layer `review`). `note` is "
     "required. Logged as a `guard_decided` event.",
+    responses={**NO_ASK, **ANSWERED},
 )
 async def deny_ask(
     request: Request, ask_id: str, state: State, principal: Reviewer, body: AskAnswer
