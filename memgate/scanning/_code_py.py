@@ -284,6 +284,10 @@ _PATH_CALLS = frozenset(
         *("pathlib.Path.expanduser", "Path.expanduser"),
     }
 )
+_DROP_DIR = re.compile(
+    r"(?i)(?:^|[/\\])(?:uploads?|incoming|inbox|attachments?|downloads?|received|user_?files|"
+    r"submissions?|dropbox|spool)(?:[/\\]|$)"
+)
 _LISTING_CALLS = frozenset(
     {"glob.glob", "glob.iglob", "os.listdir", "os.scandir", "pathlib.Path.glob", "Path.glob"}
 )
@@ -669,10 +673,15 @@ class _Walker:
             # `for d in glob.glob("/home/*")`: each item is known by its pattern
             pattern = None
             it = node.iter
+            taint = val.taint
             if isinstance(it, ast.Call) and it.args and val.ctor in _LISTING_CALLS:
                 f = self.fold(it.args[0], env)
                 pattern = f[0] if f is not None else None
-            self.bind(node.target, _Val(taint=val.taint, const=pattern), env)
+                if pattern is not None and _DROP_DIR.search(pattern):
+                    # names listed from an upload / inbox directory were chosen by
+                    # whoever sent the files: outside input
+                    taint |= EXT
+            self.bind(node.target, _Val(taint=taint, const=pattern), env)
             self.block(node.body, env)
             self.block(node.orelse, env)
             return

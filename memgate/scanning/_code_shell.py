@@ -181,3 +181,38 @@ def _candidates(line: str, prose: bool) -> list[tuple[int, int]]:
         if len(spans) >= 8:
             break
     return spans
+
+
+# `NAME = 'literal'` (spaces around `=`: not a shell assignment, a Python / JS /
+# Ruby one) holding a command as data, and the lines that run a name.
+_LITERAL_ASSIGN = re.compile(
+    r"^[ \t]*(?:const\s+|let\s+|var\s+|final\s+)?([A-Za-z_]\w{0,60})(?:\s*:\s*\w+)?"
+    r"""\s+=\s+[rbuRBU]?(['"]).*\2[ \t;]*$"""
+)
+_RUNS_A_NAME = re.compile(
+    r"(?i)\b(?:system|popen|Popen|run|call|check_output|check_call|getoutput|exec\w*|eval|spawn\w*|"
+    r"shell|Start-Process|Invoke-Expression|iex|child_process|Command|ProcessBuilder|pty)\b|`|\$\("
+)
+
+
+def inert_literal(text: str, at: int) -> bool:
+    """Whether the line of `text` holding offset `at` assigns a quoted literal to a
+    name (`SAMPLE = "bash -i >& …"`) that the text uses again, and only on lines
+    that run nothing: a fixture or a sample kept as data. A literal never used
+    again, or passed to anything that runs commands, is not inert."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)]
+    m = _LITERAL_ASSIGN.match(line)
+    if m is None:
+        return False
+    name = m.group(1)
+    used = False
+    word = re.compile(r"(?<![\w$])" + re.escape(name) + r"\b")
+    for other in text.split("\n"):
+        if other is line or other == line or not word.search(other):
+            continue
+        if _RUNS_A_NAME.search(other):
+            return False
+        used = True
+    return used

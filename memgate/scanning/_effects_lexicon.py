@@ -310,6 +310,7 @@ API: tuple[tuple[str, str], ...] = (
         r"\blsass(?:\.exe|\.dmp)?\b|\bmimikatz\b|\bsekurlsa\b|\blsadump\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}MiniDump"
         r"|\breg(?:\.exe)?\s+save\s+HKLM\\(?:SAM|SYSTEM|SECURITY)\b|\bntdsutil\b|\bsecretsdump\b|\bInvoke-Mimikatz\b"
         r"|\bGet-GPPPassword\b|\blazagne\b|\bpypykatz\b|\bnanodump\b|\bOut-Minidump\b|\bgsecdump\b|\bhashdump\b"
+        r"|\bmimipenguin\b|\bLaZagneForensic\b|\bSharpDPAPI\b|\bSafetyKatz\b"
         r"|\bInvoke-Kerberoast\b|\bRubeus\b|\bunshadow\b|\bdump-keychain\b|\bGet-VaultCredential\b"
         r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b"
         r"|HarddiskVolumeShadowCopy[^\n\"']{0,40}\\(?:Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)\b|Windows\\NTDS\\ntds\.dit\b)"
@@ -350,7 +351,12 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bAdd-LocalGroupMember\b[^\n]{0,80}(?:Administrators|Remote Desktop Users)"
         r"|\busermod\s+-a?G\s+(?:sudo|wheel|root|admin)\b"
         r"|\bnet1?(?:\.exe)?\s+user\s+(?!/)['\"]?[\w.$-]+['\"]?\s+(?!/)['\"]?[^\s/'\"]{4,}"
-        r"|\bbcdedit(?:\.exe)?\s+/set\b[^\n]{0,60}\b(?:testsigning|nointegritychecks|safeboot|disableelamdrivers)\b",
+        r"|\bbcdedit(?:\.exe)?\s+/set\b[^\n]{0,60}\b(?:testsigning|nointegritychecks|safeboot|disableelamdrivers)\b"
+        # a file copied over or into System32 (a planted or replaced system binary)
+        r"|\b(?:Copy-Item|copy|xcopy|cp|Move-Item|move)\b[^\n]{0,300}\s['\"]?(?:[A-Za-z]:\\Windows|%SystemRoot%|%windir%"
+        r"|\$env:(?:windir|SystemRoot))\\System32\\[^\s'\"\\]+\.(?:exe|dll|scr|sys|cpl)['\"]?\s*(?:;|$)"
+        # UAC bypass and token tools
+        r"|\bBypass-UAC\b|\bInvoke-(?:EventVwrBypass|FodHelperBypass|WScriptBypassUAC)\b|\bNSudo\w*\b|\bAkagi(?:32|64)?\b",
     ),
     (
         # a signed Windows binary made to run a local payload for the caller (proxy
@@ -417,7 +423,7 @@ gate words alike (one list, spliced into both in the same place)."""
 TAMPER_WORDS = (
     *("hklm", "hkcu", "hkcr", "hku", "hkey_", "registry::", "hdefkey", "ssubkeyname"),
     *("winreg", "regsetvalue", "schtasks", "pam.d", "setcap", "dscl", "localgroup"),
-    *("usermod", "net user", "net1", "bcdedit"),
+    *("usermod", "net user", "net1", "bcdedit", "system32", "bypass", "nsudo", "akagi"),
 )
 """Gate words of the `tamper` pattern (lower case): one occurs in each match."""
 PROXY_WORDS = (
@@ -429,6 +435,7 @@ CHANNEL_WORDS = (
     *("harddiskvolumeshadowcopy", "esentutl", "makecab", "hashcat", "john "),
     *("webrequestmethods", "ftpwebrequest", "getrequeststream", "multipartformdatacontent"),
     *(".load(", "webrequest]", "bucket-owner-full-control", "withcredentials"),
+    *("mimipenguin", "sharpdpapi", "safetykatz", "servicedll", "scrnsave"),
 )
 """Further gate words: credential collection and cracking, upload channels."""
 
@@ -1379,6 +1386,11 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "clxdllpath",
         "sudoers",
         "nopasswd",
+        "servicedll",
+        "scrnsave",
+        "autorun",
+        "\\print\\monitors",
+        "command processor",
     ),
     "persist_rc": (
         "bashrc",
@@ -1449,6 +1461,9 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "makecab",
         "hashcat",
         "john",
+        "mimipenguin",
+        "sharpdpapi",
+        "safetykatz",
     ),
     "tamper": TAMPER_WORDS,
     "proxy_exec": PROXY_WORDS,

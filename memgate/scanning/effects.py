@@ -49,6 +49,7 @@ from tree_sitter import Node
 from memgate.domain import Chunk, Severity
 from memgate.scanning import _effects_lexicon as lex
 from memgate.scanning._code_lang import KeywordSet, has_any, has_python_hint
+from memgate.scanning._code_shell import inert_literal
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.carriers import (
     MAX_DEPTH,
@@ -1898,6 +1899,10 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
         if len(model.stmts) >= MAX_STATEMENTS:
             break
     _tool_calls(text[:MAX_TEXT], model)
+    if " = " in text:
+        for stmt in model.stmts:
+            if not stmt.mention and stmt.tags and inert_literal(text, stmt.start):
+                stmt.mention = True  # `SAMPLE = "…"` used only as data: a fixture
     if "withCredentials" in text:
         _bound_credentials(text, model)
     if "createElement" in text and _SCRIPT_ELEMENT.search(text):

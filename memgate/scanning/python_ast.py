@@ -271,7 +271,10 @@ class PythonAstAnalyzer:
                 blanked[m.start() : m.end()] = " " * (m.end() - m.start())
             text = "".join(blanked)
             chunk = Chunk(chunk.kind, chunk.span, text, chunk.language)
-        return inline + self._analyze(chunk, text)
+        hits = inline + self._analyze(chunk, text)
+        if hits and ":" in text and _BEFORE.search(text):
+            hits = _quoted_before_fix(chunk.text, hits)
+        return hits
 
     def _analyze(self, chunk: Chunk, text: str) -> list[Hit]:
         sniffed = chunk.language in SNIFFED_LANGUAGES
@@ -595,6 +598,45 @@ def _strs(value: object) -> tuple[str, ...]:
     if isinstance(value, list | tuple):
         return tuple(str(v) for v in value)
     return ()
+
+
+# A review that quotes the vulnerable line under a label and its fix under
+# another: the quoted line is a mention, the fix is the code.
+_BEFORE = re.compile(
+    r"(?im)^[ \t#/*>-]*(?:before|vulnerable|insecure|bad|unsafe|wrong|old|don'?t|"
+    r"修改前|有漏洞的写法|错误写法|旧写法)(?:\s+(?:code|version|form))?\s*[:：][ \t]*$"
+)
+_AFTER = re.compile(
+    r"(?im)^[ \t#/*>-]*(?:after|fixed|secure|good|safe|correct|new|do|"
+    r"修改后|修复后|正确写法|新写法)"
+    r"(?:\s+(?:code|version|form))?\s*[:：][ \t]*$"
+)
+
+
+def _quoted_before_fix(text: str, hits: list[Hit]) -> list[Hit]:
+    """Hits inside a "Before:" section that an "After:" section follows weigh as
+    mentions (info). A "Before:" with no fix after it quotes nothing."""
+    spans: list[tuple[int, int]] = []
+    for m in _BEFORE.finditer(text):
+        after = _AFTER.search(text, m.end())
+        if after is not None:
+            spans.append((m.end(), after.start()))
+    if not spans:
+        return hits
+    return [
+        Hit(
+            h.rule_id,
+            h.start,
+            h.end,
+            h.value,
+            0.5,
+            Severity.INFO,
+            f"quoted before its fix: {h.note}",
+        )
+        if any(a <= h.start < b for a, b in spans)
+        else h
+        for h in hits
+    ]
 
 
 def _shift(hit: Hit, base: int) -> Hit:

@@ -26,7 +26,7 @@ from typing import Any
 
 from memgate.domain import Chunk, ChunkKind, Severity
 from memgate.scanning._code_lang import has_any
-from memgate.scanning._code_shell import Command, Segment, shell_segments
+from memgate.scanning._code_shell import Command, Segment, inert_literal, shell_segments
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.carriers import is_mention
 from memgate.scanning.rules import Rule
@@ -145,8 +145,10 @@ class ShellAnalyzer:
                 if any(s < seg.end and seg.start < e for s, e in covered):
                     continue  # overlapping prose candidates: one hit per command
                 hit = self._check(spec, seg)
-                if hit is not None and _mentioned(text, seg.start):
-                    continue  # mention is not use: a comment, or quoted in a warning
+                if hit is not None and (
+                    _mentioned(text, seg.start) or inert_literal(text, seg.start)
+                ):
+                    continue  # mention is not use: a comment, a warning, a fixture kept as data
                 if hit is not None:
                     covered.append((seg.start, seg.end))
                     out.append(hit)
