@@ -46,8 +46,7 @@ class FalkorBackend:
         done = self.connection.query(
             self.schema.queries["project_reads"],
             {
-                "rows": batch.rows,
-                "calls": batch.calls,
+                "calls": batch.groups,
                 "mark": batch.mark,
                 "after": batch.after,
                 "aside": _aside(batch.set_aside),
