@@ -266,3 +266,31 @@ def test_password_on_a_command_line(inspector: Inspector, template: str) -> None
 def test_commands_without_a_password_stay_approved(inspector: Inspector, text: str) -> None:
     report = inspector.inspect(text, Source.AGENT)
     assert not [f for f in report.findings if f.category is Category.SECRET], text
+
+
+def test_token_joined_from_array_pieces(inspector: Inspector) -> None:
+    rng = random.Random(11)
+    token = "ghp_" + _gen(rng, 36)
+    key = "sk-proj-" + _gen(rng, 48)
+    for text in (
+        f"const t = ['{token[:10]}', '{token[10:25]}', '{token[25:]}'].join('')",
+        f"api_key = ''.join(['{key[:12]}', '{key[12:40]}', '{key[40:]}'])",
+        f"拼起来用：['{token[:8]}', '{token[8:]}'].join(\"\")",
+    ):
+        _secret_values(inspector, text)
+        assert token[10:25] not in inspector.inspect(text, Source.AGENT).redacted
+        assert key[12:40] not in inspector.inspect(text, Source.AGENT).redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "const path = ['usr', 'local', 'bin'].join('/')",
+        "name = ''.join(['abc', 'def', 'ghi'])",
+        "const cls = ['btn', 'btn-primary', 'sk-large'].join(' ')",
+        "ids = ''.join(['3f786850e387', '550fdab836ed7e6d'])",
+    ],
+)
+def test_joined_arrays_without_a_token(inspector: Inspector, text: str) -> None:
+    report = inspector.inspect(text, Source.AGENT)
+    assert not [f for f in report.findings if f.category is Category.SECRET], text

@@ -719,7 +719,7 @@ def jwt_valid(value: str, context: str = "") -> bool:
 
 _KNOWN_PREFIX = re.compile(
     r"^(?:sk_live_|rk_live_|sk_test_|sk-|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|"
-    r"AIza|hf_|npm_|pypi-|SG\.)"
+    r"AIza|hf_|npm_|pypi-|SG\.|xai-|gsk_|lsv2_|dop_v1_|shpat_|glsa_|sntrys_|dckr_pat_|AGE-SECRET-KEY-1)"
 )
 
 
@@ -733,6 +733,15 @@ def concatenated_secret(value: str, context: str = "") -> bool:
     if _KNOWN_PREFIX.match(joined):
         return True
     return len(joined) >= 24 and shannon_entropy(joined) >= 4.0 and has_digit(joined)
+
+
+def joined_token(value: str, context: str = "") -> bool:
+    """Validator: the string literals of an array joined with `''` make a token with a
+    vendor prefix (`['ghp_u8', 'jzPd...'].join('')`); without a name saying it is a
+    secret, only the prefix vouches for it."""
+    pieces = re.findall(r"""["']([^"'\n]{1,80})["']""", value)
+    joined = "".join(pieces)
+    return len(joined) >= 20 and _KNOWN_PREFIX.match(joined) is not None and len(pieces) >= 2
 
 
 FILTERS: dict[str, Predicate] = {
@@ -838,5 +847,6 @@ VALIDATORS: dict[str, Predicate] = {
     "phone_digits": phone_digits,
     "concatenated_secret": concatenated_secret,
     "seed_phrase": seed_phrase,
+    "joined_token": joined_token,
     "licence_number": licence_number,
 }
