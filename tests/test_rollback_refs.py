@@ -474,3 +474,22 @@ def test_a_narrow_row_update_that_finds_another_row_rewrites_it_whole(tmp_path: 
             await gw.close()
 
     asyncio.run(scenario())
+
+
+def test_compensating_rows_that_change_only_state_take_the_narrow_update(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = await SqliteStore.open(tmp_path / "m.sqlite3", KEY)
+        await store.append(list(history_events(12)))
+        gw = await gateway(store)
+        seen: list[str] = []
+        store._writer.set_trace_callback(seen.append)
+        try:
+            plan = await gw.rollback(to=1, reason="r", actor="ops", dry_run=False)
+            assert any(c.state_after is MemoryState.DELETED for c in plan.changes)
+            assert any(s.startswith("UPDATE items SET state=") for s in seen)
+            assert (await gw.verify()).ok
+        finally:
+            store._writer.set_trace_callback(None)
+            await gw.close()
+
+    asyncio.run(scenario())
