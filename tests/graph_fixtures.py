@@ -63,6 +63,7 @@ SERVER_TESTS = frozenset(
         "test_exposure_follows_a_secret_by_fingerprint_across_sessions",
         "test_every_empty_state_is_told_apart",
         "test_every_acknowledged_write_is_read_back_at_once",
+        "test_walk_equals_full_enumeration_on_falkordb",
     }
 )
 """Graph tests that run twice: on the embedded engine and on a FalkorDB server

@@ -13,7 +13,7 @@ from memgate.graph.rows import from_micros
 
 
 def _ns(value: Any) -> tuple[str, ...]:
-    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+    return tuple(map(str, value)) if isinstance(value, list) else ()
 
 
 def reader_rows(rows: Rows) -> tuple[bool, list[ReaderRow]]:
@@ -43,6 +43,11 @@ Step = Callable[[list[str], int], Rows]
 `blast_radius` template (start id, target id, session, call)."""
 Describe = Callable[[list[str]], Rows]
 """Memory ids -> rows of the `blast_memories` template (id, namespace, state)."""
+Last = Callable[[list[str], int, list[str]], Rows]
+"""The last level with the descriptions in the same round trip: (frontier, row
+limit, memory ids to describe) -> rows of the `blast_last` template (start id,
+target id, session, call, namespace, state; a row without a target describes
+its start id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,7 @@ def walk(
     limit: int,
     *,
     level_edges: int = LEVEL_EDGES,
+    last: Last | None = None,
 ) -> Walk:
     """Breadth first from each subject over FLOWED_TO, one query per level for
     all subjects' frontiers together, at most `depth` levels.
@@ -79,7 +85,9 @@ def walk(
     may be in another's blast radius: it is listed, at its smallest depth.
     `known` answers which of the subjects the graph holds (a subject without
     outgoing edges answers no edge row); `describe` the namespace and state of
-    the memories listed, asked once at the end."""
+    the memories listed, asked once at the end, or, given `last`, in the last
+    level's query (one round trip fewer; `describe` is then only asked when the
+    walk ends before `depth`)."""
     order = list(dict.fromkeys(str(s) for s in subjects))
     paths: dict[str, dict[str, list[str]]] = {s: {s: [f"memory:{s}"]} for s in order}
     frontiers: dict[str, list[str]] = {s: [s] for s in order}
@@ -87,11 +95,24 @@ def walk(
     """memory -> (depth, session, call, path) at its smallest depth."""
     seen_subjects: set[str] = set()
     truncated = False
+    info: dict[str, tuple[Any, Any]] | None = None
+    """namespace and state by memory id, when the last level's query said them."""
     for level in range(1, depth + 1):
         ids = sorted({node for f in frontiers.values() for node in f})
         if not ids:
             break
-        rows = step(ids, level_edges + 1)
+        if level == depth and last is not None:
+            described = sorted(best)
+            info = {}
+            rows: Rows = []
+            for start, end, session, call, ns, state in last(ids, level_edges + 1, described):
+                if end is None:
+                    info[str(start)] = (ns, state)
+                else:
+                    info[str(end)] = (ns, state)
+                    rows.append([start, end, session, call])
+        else:
+            rows = step(ids, level_edges + 1)
         if len(rows) > level_edges:
             truncated = True
             rows = rows[:level_edges]
@@ -134,7 +155,8 @@ def walk(
             frontiers[subject] = kept
     missing = [s for s in order if s not in seen_subjects]
     known_ids = seen_subjects | (known(missing) if missing else set())
-    info = {str(r[0]): (r[1], r[2]) for r in describe(sorted(best))} if best else {}
+    if info is None:
+        info = {str(r[0]): (r[1], r[2]) for r in describe(sorted(best))} if best else {}
     impact = [
         ImpactRow(
             memory_id=target,

@@ -230,6 +230,16 @@ class MemoryBackend:
                     return rows
         return rows
 
+    def _blast_last(self, p: dict[str, Any]) -> Rows:
+        """Like the template: the last level's edges with their targets'
+        namespace and state, then the `described` memories (no target)."""
+        rows: Rows = []
+        for start, target, session, call in self._blast_radius(p):
+            m = self.memories.get(target, {})
+            rows.append([start, target, session, call, m.get("ns"), m.get("state")])
+        described = self._blast_memories({"ids": p["described"]})
+        return rows + [[i, None, None, None, ns, state] for i, ns, state in described]
+
     def _blast_memories(self, p: dict[str, Any]) -> Rows:
         found = (self.memories.get(i) for i in p["ids"])
         return [[m["id"], m.get("ns"), m.get("state")] for m in found if m is not None]

@@ -638,7 +638,8 @@ class GraphProjection:
 
     def _walk(self, memory_ids: Sequence[str], depth: int, limit: int) -> investigate.Walk:
         """The bounded blast radius walk, on a reader thread: one template query
-        per level (see `investigate.walk`)."""
+        per level, the last one also describing the memories kept (see
+        `investigate.walk`)."""
 
         def step(ids: list[str], most: int) -> Any:
             return self.backend.run("blast_radius", {"ids": ids, "limit": most})
@@ -649,7 +650,11 @@ class GraphProjection:
         def describe(ids: list[str]) -> Any:
             return self.backend.run("blast_memories", {"ids": ids})
 
-        return investigate.walk(step, known, describe, memory_ids, depth, limit)
+        def last(ids: list[str], most: int, described: list[str]) -> Any:
+            params = {"ids": ids, "limit": most, "described": described}
+            return self.backend.run("blast_last", params)
+
+        return investigate.walk(step, known, describe, memory_ids, depth, limit, last=last)
 
     async def blast_radius(self, memory_id: str, depth: int) -> Investigation:
         check_depth(depth)

@@ -29,6 +29,7 @@ TEMPLATES = (
     "readers_many",
     "blast_radius",
     "blast_memories",
+    "blast_last",
     "known",
     "provenance",
     "exposure",

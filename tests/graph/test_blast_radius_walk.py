@@ -87,6 +87,11 @@ class Falkor:
         query = load_schema().queries["blast_memories"]
         return self.conn.query(query, {"ids": ids}, read_only=True)
 
+    def last(self, ids: list[str], limit: int, described: list[str]) -> Any:
+        query = load_schema().queries["blast_last"]
+        params = {"ids": ids, "limit": limit, "described": described}
+        return self.conn.query(query, params, read_only=True)
+
     def old(self, subject: str, depth: int) -> set[str]:
         rows = self.conn.query(OLD_TEMPLATE.replace("DEPTH", str(depth)), {"ids": [subject]})
         return {str(x) for row in rows for x in row[1]} - {subject}
@@ -109,15 +114,24 @@ def twin(nodes: int, edges: list[Edge]) -> MemoryBackend:
 def twin_walk(
     backend: MemoryBackend, subjects: list[str], depth: int, limit: int, **kw: Any
 ) -> Walk:
-    return walk(
+    """The walk on the twin, as the projector runs it (the last level describes
+    the memories kept), checked against the walk that describes them in a
+    query of its own."""
+
+    def last(ids: list[str], most: int, described: list[str]) -> Any:
+        return backend.run("blast_last", {"ids": ids, "limit": most, "described": described})
+
+    args = (
         lambda ids, most: backend.run("blast_radius", {"ids": ids, "limit": most}),
         lambda ids: {str(r[0]) for r in backend.run("known", {"ids": ids})},
         lambda ids: backend.run("blast_memories", {"ids": ids}),
         subjects,
         depth,
         limit,
-        **kw,
     )
+    found = walk(*args, **kw, last=last)
+    assert found == walk(*args, **kw)
+    return found
 
 
 def reference(nodes: int, edges: list[Edge], subject: int, depth: int) -> dict[str, int]:
@@ -126,6 +140,23 @@ def reference(nodes: int, edges: list[Edge], subject: int, depth: int) -> dict[s
     graph.add_edges_from((a, b) for a, b, _ in edges)
     lengths = nx.single_source_shortest_path_length(graph, subject, cutoff=depth)
     return {mid(n): d for n, d in lengths.items() if n != subject}
+
+
+def bfs(edges: list[Edge], subject: int, depth: int) -> dict[str, int]:
+    """Plain breadth first over the same edges: memory -> shortest distance."""
+    out: dict[int, set[int]] = {}
+    for a, b, _ in edges:
+        out.setdefault(a, set()).add(b)
+    dist, frontier = {subject: 0}, [subject]
+    for level in range(1, depth + 1):
+        nxt = []
+        for node in frontier:
+            for target in sorted(out.get(node, ())):
+                if target not in dist:
+                    dist[target] = level
+                    nxt.append(target)
+        frontier = nxt
+    return {mid(n): d for n, d in dist.items() if n != subject}
 
 
 def check_paths(rows: list[ImpactRow], edges: list[Edge], subject: str) -> None:
@@ -164,8 +195,10 @@ def test_walk_equals_full_enumeration_on_falkordb(
     subject %= nodes
     g = Falkor(falkordb_server, nodes, edges)
     try:
-        found = walk(g.step, g.known, g.describe, [mid(subject)], depth, 1000)
+        found = walk(g.step, g.known, g.describe, [mid(subject)], depth, 1000, last=g.last)
+        assert found == walk(g.step, g.known, g.describe, [mid(subject)], depth, 1000)
         want = reference(nodes, edges, subject, depth)
+        assert want == bfs(edges, subject, depth)
         assert {r.memory_id: r.depth for r in found.impact} == want
         assert set(want) == g.old(mid(subject), depth)  # as the replaced template
         assert found.known == {mid(subject)} and not found.truncated
