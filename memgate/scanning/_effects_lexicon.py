@@ -310,7 +310,7 @@ API: tuple[tuple[str, str], ...] = (
         r"\blsass(?:\.exe|\.dmp)?\b|\bmimikatz\b|\bsekurlsa\b|\blsadump\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}MiniDump"
         r"|\breg(?:\.exe)?\s+save\s+HKLM\\(?:SAM|SYSTEM|SECURITY)\b|\bntdsutil\b|\bsecretsdump\b|\bInvoke-Mimikatz\b"
         r"|\bGet-GPPPassword\b|\blazagne\b|\bpypykatz\b|\bnanodump\b|\bOut-Minidump\b|\bgsecdump\b|\bhashdump\b"
-        r"|\bmimipenguin\b|\bLaZagneForensic\b|\bSharpDPAPI\b|\bSafetyKatz\b"
+        r"|\bdd\b[^\n]{0,40}\bif=/proc/[^\s/]+/mem\b|\bmimipenguin\b|\bLaZagneForensic\b|\bSharpDPAPI\b|\bSafetyKatz\b"
         r"|\bInvoke-Kerberoast\b|\bRubeus\b|\bunshadow\b|\bdump-keychain\b|\bGet-VaultCredential\b"
         r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b"
         r"|HarddiskVolumeShadowCopy[^\n\"']{0,40}\\(?:Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)\b|Windows\\NTDS\\ntds\.dit\b)"
@@ -339,12 +339,14 @@ API: tuple[tuple[str, str], ...] = (
         r"|\\Active Setup\\Installed Components\b|\\Services\\[^\\\n\"']{1,60}\\Parameters\b"
         r"|\\Event Viewer\b|\\Windows Error Reporting\b|\\Control Panel\\Desktop\b"
         r"|\\WindowsUpdate\b|\\Control\\Lsa\b|\\WDigest\b|\\Winlogon\b|\\SafeBoot\b|\\AeDebug\b|\\SilentProcessExit\b"
-        r"|\\NTDS\b|\\Print\\Monitors\b|\\Command Processor\b)"
+        r"|\\NTDS\b|\\Print\\Monitors\b|\\Command Processor\b|\\User Shell Folders\b"
+        r"|\\Session Manager\b|\\ZoneMap\\|\\NetworkProvider\\Order\b|\\UpdateOfficeConfig\b"
+        r"|\\Office\\[\d.]+\\\w+\\(?:Options|Security)\b)"
         r"|\bschtasks(?:\.exe)?\b[^\n]{0,200}\s/change\b[^\n]{0,200}\s/disable\b"
         r"|(?:>>?|\btee\b(?:\s+-a)?|\bsed\s+-i\b[^\n]{0,200}?)\s*['\"]?/etc/pam\.d/"
         r"|\bsetcap\b[^\n]{0,40}\bcap_(?:setuid|setgid|sys_admin|sys_ptrace|sys_module|dac_read_search|dac_override|chown)\b"
         r"|\bdscl\b[^\n]{0,80}\s-(?:create|append|passwd)\b[^\n]{0,120}(?:\bIsHidden\s+1\b|/Groups/(?:admin|wheel)\b|\bUniqueID\s+0\b|-passwd\b)"
-        r"|\bdscl\b[^\n]{0,40}\s-passwd\s+/Users/"
+        r"|\bdscl\b[^\n]{0,40}\s-passwd\s+/Users/|\bdscl\s+\.\s+-create\s+/Users/[\w.-]+\s*(?:;|$)"
         r"|\bnet1?(?:\.exe)?\s+localgroup\s+['\"]?"
         r"(?:administrators|Remote Desktop Users|Administradores|Administrateurs)"
         r"['\"]?\s+\S+[^\n]{0,40}/add\b"
@@ -381,7 +383,8 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bwmic(?:\.exe)?\b[^\n]{0,80}\bprocess\s+call\s+create\b"
         r"|\bInvoke-(?:Wmi|Cim)Method\b[^\n]{0,160}(?:\bWin32_Process\b|-CimClass\s+\$\w*process\w*)"
         r"|\bforfiles(?:\.exe)?\b[^\n]{0,160}\s/c\s+['\"]?(?:[A-Za-z]:\\|%\w+%|\.\\)[^\s'\"]+\.exe"
-        r"|\bpcalua(?:\.exe)?\s+-a\b|\breg(?:asm|svcs)(?:\.exe)?\b[^\n]{0,40}\s/U\b",
+        r"|\bpcalua(?:\.exe)?\s+-a\b|\breg(?:asm|svcs)(?:\.exe)?\b[^\n]{0,40}\s/U\b"
+        r"|\bWin32_Product\b[^\n]{0,80}\bInstall\b",
     ),
     (
         "miner",
@@ -394,7 +397,8 @@ API: tuple[tuple[str, str], ...] = (
 PERSIST_TARGET = re.compile(
     r"\bauthorized_keys2?\b|/etc/ld\.so\.preload|/etc/cron|/var/spool/cron|\bcrontabs?/|"
     r"\bLaunch(?:Agents|Daemons)/|/etc/systemd/|\.config/systemd/|\.service\b|/etc/rc\.local|"
-    r"/etc/init\.d/|\.git/hooks/|\\Startup\\|Start Menu\\Programs\\Startup|/etc/sudoers|"
+    r"/etc/init\.d/|/etc/rc\.d/|/usr/local/etc/rc\.d/|"
+    r"\.git/hooks/|\\Startup\\|Start Menu\\Programs\\Startup|/etc/sudoers|"
     r"/etc/passwd\b|/etc/xdg/autostart|\.config/autostart",
     re.IGNORECASE,
 )
@@ -429,13 +433,14 @@ TAMPER_WORDS = (
 PROXY_WORDS = (
     *("regsvr32", "rundll32", "msiexec", "cmstp", "odbcconf", "installutil", "mshta"),
     *("wmic", "win32_process", "-cimclass", "forfiles", "pcalua", "regasm", "regsvcs"),
+    "win32_product",
 )
 """Gate words of the `proxy_exec` pattern (lower case): one occurs in each match."""
 CHANNEL_WORDS = (
     *("harddiskvolumeshadowcopy", "esentutl", "makecab", "hashcat", "john "),
     *("webrequestmethods", "ftpwebrequest", "getrequeststream", "multipartformdatacontent"),
     *(".load(", "webrequest]", "bucket-owner-full-control", "withcredentials"),
-    *("mimipenguin", "sharpdpapi", "safetykatz", "servicedll", "scrnsave"),
+    *("mimipenguin", "sharpdpapi", "safetykatz", "servicedll", "scrnsave", "if=/proc/"),
 )
 """Further gate words: credential collection and cracking, upload channels."""
 
@@ -1462,6 +1467,7 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "hashcat",
         "john",
         "mimipenguin",
+        "if=/proc/",
         "sharpdpapi",
         "safetykatz",
     ),

@@ -1096,7 +1096,8 @@ def _shell_command(
         plain = _SPLICE.sub("", name)
         if (
             plain != name
-            and plain
+            and len(plain) >= 2
+            and plain[0].isalpha()
             and (_base(plain) in lex.INTERPRETERS or _base(plain) in lex.FETCHERS)
         ):
             # an empty variable or empty quotes spliced into a known name hide it
