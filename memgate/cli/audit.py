@@ -6,6 +6,7 @@ what it verifies, and it may run beside a server on the same directory."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from memgate.errors import KeyFileError, StorageError
 from memgate.log.chain import Columns, entry_json, event_columns
 from memgate.log.integrity import (
     PUBLIC_KEY_FILE,
+    SIGNING_KEY_FILE,
     load_or_create_signer,
     load_public_key,
     verify_public_rows,
@@ -46,6 +48,30 @@ def verify_local(
     if public_path.exists():
         public = load_public_key(public_path.read_bytes())
     return verify_file(db, key, checkpoint, public=public, since=since)
+
+
+def verify_store(
+    data_dir: Path, store_url: str, checkpoint: Checkpoint | None, since: Checkpoint | None = None
+) -> VerifyResult:
+    """`verify_local` on a PostgreSQL store (`--store`): the store alone is opened,
+    no gateway (nothing expires, no event is appended); the log key from the data
+    directory or MEMGATE_LOG_KEY, the checkpoint public key from keys/ when there.
+    Opening migrates a database that needs it, as any replica would."""
+    # NOTE: imported here so that memgate runs without the `postgres` extra.
+    from memgate.store.postgres import PostgresStore
+
+    keys = data_dir / KEYS_DIR
+    key = load_key(keys / LOG_KEY_FILE, env=LOG_KEY_ENV)
+    signer = load_or_create_signer(keys) if (keys / SIGNING_KEY_FILE).exists() else None
+
+    async def go() -> VerifyResult:
+        store = await PostgresStore.open(store_url, key, signer=signer, max_size=2)
+        try:
+            return await store.verify(checkpoint, since=since)
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
 
 
 def verify_with_public_key(

@@ -122,11 +122,12 @@ def operator() -> str:
     return f"cli:{user}"
 
 
-def local_settings(data_dir: Path) -> Settings:
+def local_settings(data_dir: Path, store: str | None = None) -> Settings:
     """The service's settings for this data directory (graph and policy from
-    MEMGATE_FALKORDB_URL / MEMGATE_GRAPH / MEMGATE_POLICY), so local commands
-    see the store exactly as `memgate serve` would."""
-    return Settings.from_env(data_dir=data_dir)
+    MEMGATE_FALKORDB_URL / MEMGATE_GRAPH / MEMGATE_POLICY, the store from `store`
+    or MEMGATE_STORE), so local commands see the store exactly as `memgate
+    serve` would."""
+    return Settings.from_env(data_dir=data_dir, store=store)
 
 
 def _api_key(info: Any) -> ApiKey:
@@ -145,10 +146,11 @@ class LocalBackend:
         self._sync: SyncGateway | None = None
 
     @classmethod
-    def open(cls, data_dir: Path, *, graph: bool = False) -> LocalBackend:
+    def open(cls, data_dir: Path, *, graph: bool = False, store: str | None = None) -> LocalBackend:
         """A backend on the data directory; with `graph`, the gateway opens the
-        provenance graph the settings name (embedded FalkorDB by default)."""
-        return cls(data_dir, local_settings(data_dir), operator(), graph=graph)
+        provenance graph the settings name (embedded FalkorDB by default); with
+        `store` (or MEMGATE_STORE), on that shared store."""
+        return cls(data_dir, local_settings(data_dir, store), operator(), graph=graph)
 
     @property
     def sync(self) -> SyncGateway:
@@ -159,6 +161,8 @@ class LocalBackend:
             # NOTE: commands that answer from the log alone open no graph (a start
             # costs a FalkorDB process); the graph catches up from the log later.
             kwargs["graph"] = self.settings.graph if self._graph else None
+            if self.settings.store is not None:
+                kwargs["store_url"] = self.settings.store
             try:
                 self._sync = open_sync_gateway(self.data_dir, **kwargs)
             except OSError as exc:
@@ -392,12 +396,12 @@ def backend(target: Target, *, graph: bool = False) -> Iterator[Backend]:
             client.close()
         return
     with data_dir_lock(target.data_dir, what="a memgate command", wait=LOCAL_WAIT_SECONDS):
-        local = open_local(target.data_dir, graph=graph)
+        local = open_local(target.data_dir, graph=graph, store=target.store)
         try:
             yield local
         finally:
             local.close()
 
 
-def open_local(data_dir: Path, *, graph: bool = False) -> LocalBackend:
-    return LocalBackend.open(data_dir, graph=graph)
+def open_local(data_dir: Path, *, graph: bool = False, store: str | None = None) -> LocalBackend:
+    return LocalBackend.open(data_dir, graph=graph, store=store)

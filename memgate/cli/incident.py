@@ -15,10 +15,12 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
+from memgate.bootstrap import POSTGRES_SCHEMES
 from memgate.cli.audit import (
     checkpoint_local,
     verify_local,
     verify_remote_with_public_key,
+    verify_store,
     verify_with_public_key,
 )
 from memgate.cli.backend import Backend, backend
@@ -29,6 +31,7 @@ from memgate.cli.options import (
     DataDirOpt,
     JsonOpt,
     KeyOpt,
+    StoreOpt,
     Target,
     UrlOpt,
     console,
@@ -200,13 +203,14 @@ def log_verify(
         Path | None,
         typer.Option(
             help="Incremental: a checkpoint file an earlier verify vouched for; only what"
-            " came after it is checked (local data directory only).",
+            " came after it is checked (a local data directory or --store only).",
         ),
     ] = None,
     progress: ProgressOpt = None,
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
+    store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the log's MAC chain and everything served against it.
@@ -231,12 +235,21 @@ def log_verify(
       memgate log verify --checkpoint /secure/memgate-checkpoint.json
       memgate log verify --since /secure/last-verified.json
       memgate log verify --checkpoint cp.json --public-key checkpoint.pub --data-dir /mnt/copy
+      memgate log verify --store postgresql://memgate@db/memgate --since last-verified.json
+
+    With --store (or MEMGATE_STORE) a PostgreSQL store is verified (the log key
+    from --data-dir's keys/ or MEMGATE_LOG_KEY), without a gateway: read-only.
     """
     saved = _load_checkpoint(checkpoint) if checkpoint is not None else None
     after = _load_checkpoint(since) if since is not None else None
-    target = Target.of(data_dir, url, key)
+    target = Target.of(data_dir, url, key, store=store)
+    shared = target.store is not None and target.store.startswith(POSTGRES_SCHEMES)
+    if target.store is not None and not shared and target.store != "sqlite":
+        fail("--store must be sqlite or a postgresql:// URL", USAGE_ERROR)
     if after is not None and (public_key is not None or target.url is not None):
-        fail("--since verifies a local data directory with its log key", USAGE_ERROR)
+        fail("--since verifies a local data directory or --store with its log key", USAGE_ERROR)
+    if shared and (public_key is not None or target.url is not None):
+        fail("--store verifies with the log key: not with --public-key or --url", USAGE_ERROR)
     with reported(), activity("verifying the log", show=progress):
         if public_key is not None:
             if saved is None:
@@ -247,6 +260,8 @@ def log_verify(
                     result = verify_remote_with_public_key(client, pem, saved)
             else:
                 result = verify_with_public_key(target.data_dir, pem, saved)
+        elif shared and target.store is not None:
+            result = verify_store(target.data_dir, target.store, saved, after)
         elif target.url is None:
             result = verify_local(target.data_dir, saved, after)
         else:

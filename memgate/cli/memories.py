@@ -12,6 +12,7 @@ from memgate.cli.options import (
     DataDirOpt,
     JsonOpt,
     KeyOpt,
+    StoreOpt,
     Target,
     UrlOpt,
     console,
@@ -115,6 +116,7 @@ def search(
     data_dir: DataDirOpt = None,
     url: UrlOpt = None,
     key: KeyOpt = None,
+    store: StoreOpt = None,
     as_json: JsonOpt = False,
     mode: Annotated[
         SearchMode,
@@ -130,8 +132,9 @@ def search(
       memgate search "read-only" --namespace acme --session s5
       memgate search "metric preference" --mode hybrid --namespace acme
       memgate search "read-only" --namespace acme --limit 10 --offset 10
+      memgate search "metric" --namespace acme --store postgresql://memgate@db/memgate
     """
-    with reported(), backend(Target.of(data_dir, url, key)) as b:
+    with reported(), backend(Target.of(data_dir, url, key, store=store)) as b:
         items = b.search(
             namespace,
             query,

@@ -7,6 +7,7 @@ MEMGATE_NOTIFY_FORMAT, MEMGATE_NOTIFY_SECRET), as `memgate serve` reads them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from datetime import UTC, datetime
@@ -15,13 +16,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from memgate.bootstrap import DB_FILE, open_outbox
+from memgate.bootstrap import DB_FILE, POSTGRES_SCHEMES, open_outbox
 from memgate.cli.lock import DataDirBusy, data_dir_lock
 from memgate.cli.options import (
     EXIT_FAILED,
     USAGE_ERROR,
     DataDirOpt,
     JsonOpt,
+    StoreOpt,
     Target,
     emit_json,
     fail,
@@ -53,12 +55,15 @@ FormatOpt = Annotated[
 ]
 
 
-def _settings(data_dir: DataDirOpt, to: list[str] | None, fmt: Format | None) -> Settings:
+def _settings(
+    data_dir: DataDirOpt, to: list[str] | None, fmt: Format | None, store: str | None = None
+) -> Settings:
     try:
         return Settings.from_env(
             data_dir=Target.of(data_dir, None, None).data_dir,
             notify_urls=tuple(to) if to else None,
             notify_format=fmt,
+            store=store or None,
         )
     except SettingsError as exc:
         fail(str(exc), USAGE_ERROR)
@@ -139,21 +144,34 @@ def _report_json(report: DrainReport, status: OutboxStatus) -> dict[str, object]
 
 @app.command("drain")
 def drain(
-    data_dir: DataDirOpt = None, to: ToOpt = None, fmt: FormatOpt = None, as_json: JsonOpt = False
+    data_dir: DataDirOpt = None,
+    to: ToOpt = None,
+    fmt: FormatOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Deliver a local data directory's outbox now and print the counts.
+    """Deliver a local data directory's outbox (or a shared store's) now and print
+    the counts.
 
     Every waiting notice is attempted once, whatever its backoff. A running
-    `memgate serve` delivers its outbox itself. Exit code 1 if some still wait.
+    `memgate serve` delivers its outbox itself (on a shared store, the replicas
+    and this command each claim a notice before sending it). Exit code 1 if some
+    still wait.
 
-    Example:
+    Examples:
       memgate notify drain --data-dir data
+      memgate notify drain --store postgresql://memgate@db/memgate
     """
-    settings = _settings(data_dir, to, fmt)
+    settings = _settings(data_dir, to, fmt, store)
     _database(settings)
     targets = _targets(settings)
     try:
-        with data_dir_lock(settings.data_dir, what="memgate notify drain"), reported():
+        holding = (
+            contextlib.nullcontext()
+            if _shared(settings)
+            else data_dir_lock(settings.data_dir, what="memgate notify drain")
+        )
+        with holding, reported():
             report, status = asyncio.run(_drain(settings, targets))
     except DataDirBusy as exc:
         fail(f"{exc}: a running memgate serve delivers its outbox itself")
@@ -175,7 +193,7 @@ def drain(
 async def _drain(
     settings: Settings, targets: tuple[NotifyTarget, ...]
 ) -> tuple[DrainReport, OutboxStatus]:
-    outbox = open_outbox(settings.data_dir)
+    outbox = open_outbox(settings.data_dir, settings.store)
     deliverer = Deliverer(
         outbox,
         targets,
@@ -191,21 +209,29 @@ async def _drain(
         await outbox.close()
 
 
+def _shared(settings: Settings) -> bool:
+    return settings.store is not None and settings.store.startswith(POSTGRES_SCHEMES)
+
+
 def _database(settings: Settings) -> None:
+    if _shared(settings):
+        return  # the store's own database (an unreachable one is named when opened)
     if not (settings.data_dir / DB_FILE).is_file():
         fail(f"no memgate database under {settings.data_dir}", USAGE_ERROR)
 
 
 @app.command("status")
-def status(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
+def status(data_dir: DataDirOpt = None, store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     """Show how many notices wait, were delivered or were given up.
 
-    Reads a local data directory's outbox (read-only: works beside a running server).
+    Reads a local data directory's outbox, or with --store the outbox the
+    replicas share (read-only: works beside running servers).
 
-    Example:
+    Examples:
       memgate notify status --data-dir data
+      memgate notify status --store postgresql://memgate@db/memgate
     """
-    settings = _settings(data_dir, None, None)
+    settings = _settings(data_dir, None, None, store)
     _database(settings)
     with reported():
         found = asyncio.run(_status(settings))
@@ -226,7 +252,7 @@ def status(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
 
 
 async def _status(settings: Settings) -> OutboxStatus:
-    outbox = open_outbox(settings.data_dir)
+    outbox = open_outbox(settings.data_dir, settings.store)
     try:
         return await outbox.status()
     finally:

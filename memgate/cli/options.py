@@ -89,6 +89,17 @@ KeyOpt = Annotated[
     str | None,
     typer.Option("--key", envvar=KEY_ENV, help="API key for --url.", show_default=False),
 ]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        envvar="MEMGATE_STORE",
+        help="The store the replicas share (postgresql://...) instead of the data"
+        " directory's SQLite database; the keys still come from the data directory"
+        " or MEMGATE_LOG_KEY.",
+        show_default=False,
+    ),
+]
 JsonOpt = Annotated[
     bool,
     typer.Option(
@@ -105,16 +116,25 @@ class Target:
     url: str | None = None
     key: str | None = None
     as_json: bool = False
+    store: str | None = None
+    """A shared store's URL (--store / MEMGATE_STORE), for local commands."""
 
     @classmethod
     def of(
-        cls, data_dir: Path | None, url: str | None, key: str | None, as_json: bool = False
+        cls,
+        data_dir: Path | None,
+        url: str | None,
+        key: str | None,
+        as_json: bool = False,
+        *,
+        store: str | None = None,
     ) -> Target:
         return cls(
             data_dir=data_dir or Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR),
             url=url or None,
             key=key or None,
             as_json=as_json,
+            store=store or None,
         )
 
     @property
