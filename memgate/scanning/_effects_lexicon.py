@@ -181,8 +181,7 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bLWP::(?:Simple|UserAgent)|\bHTTP::Tiny|\bgetstore\s*\(|\bget\s*\(\s*['\"]https?:"
         r"|\bfile_get_contents\s*\(\s*['\"]https?:|\bcurl_exec\s*\(|\bhttp\.Get\s*\(|\bhttp\.NewRequest\s*\("
         r"|\burlopen\s*\(|\burlretrieve\s*\(|\brequests\.get\s*\(|\bMsxml2\.(?:Server)?XMLHTTP|\bWinHttp"
-        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async"
-        r"|\.Load\s*\(\s*['\"]https?://|\bWebRequest\]::Create\s*\(\s*['\"]https?://",
+        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async",
     ),
     (
         "exec",
@@ -257,8 +256,6 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bCURLOPT_POSTFIELDS\b|\bCURLOPT_UPLOAD\b|\brequests\.(?:post|put)\s*\(|\bsmtplib\b|\bsendmail\b"
         r"|\bPostAsync\s*\(|\bPutAsync\s*\(|\.sendall?\s*\(|\.write\s*\(\s*(?:data|payload|buf)|\bWebhook\b"
         r"|\bnew\s+Image\(\)\.src\s*=|\.src\s*=\s*['\"`]https?://[^'\"`]*[?&]"
-        r"|\bWebRequestMethods\+Ftp\]::(?:UploadFile|AppendFile)\b|\bFtpWebRequest\]::Create\s*\(|\.GetRequestStream\s*\("
-        r"|\bMultipartFormDataContent\b"
         # any HTTP client's POST / PUT / PATCH method on a literal URL (got, request,
         # superagent, ky, needle, $.post, ...): the verb and the URL, not the library
         r"|[\w$\]).]\.(?:post|put|patch)\s*\(\s*(?:['\"`]https?://|\{[^\n]{0,200}?\burl\s*:\s*['\"`]https?://)",
@@ -310,13 +307,8 @@ API: tuple[tuple[str, str], ...] = (
         r"\blsass(?:\.exe|\.dmp)?\b|\bmimikatz\b|\bsekurlsa\b|\blsadump\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}MiniDump"
         r"|\breg(?:\.exe)?\s+save\s+HKLM\\(?:SAM|SYSTEM|SECURITY)\b|\bntdsutil\b|\bsecretsdump\b|\bInvoke-Mimikatz\b"
         r"|\bGet-GPPPassword\b|\blazagne\b|\bpypykatz\b|\bnanodump\b|\bOut-Minidump\b|\bgsecdump\b|\bhashdump\b"
-        r"|\bdd\b[^\n]{0,40}\bif=/proc/[^\s/]+/mem\b|\bmimipenguin\b|\bLaZagneForensic\b|\bSharpDPAPI\b|\bSafetyKatz\b"
         r"|\bInvoke-Kerberoast\b|\bRubeus\b|\bunshadow\b|\bdump-keychain\b|\bGet-VaultCredential\b"
-        r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b"
-        r"|HarddiskVolumeShadowCopy[^\n\"']{0,40}\\(?:Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)\b|Windows\\NTDS\\ntds\.dit\b)"
-        r"|\besentutl(?:\.exe)?\b[^\n]{0,60}\s/vss\b|\bmakecab(?:\.exe)?\b[^\n]{0,80}\b(?:sam|system|security|ntds)\.(?:hiv|hive|save|dit)\b"
-        r"|\bhashcat(?:\.exe)?\b[^\n]{0,160}\s-m\s*(?:1000|3000|5500|5600|13100|18200|7500|1800|500|22000|2100)\b"
-        r"|\bjohn\b[^\n]{0,80}--format=(?:nt|lm|netntlm\w*|krb5\w*|sha512crypt|md5crypt|mscash2?)\b",
+        r"|\bfindstr\s+/si\s+pass|\bInvoke-(?:PowerDump|CredentialInjection|DllInjection|TokenManipulation)\b",
     ),
     (
         "obfuscated",
@@ -325,12 +317,79 @@ API: tuple[tuple[str, str], ...] = (
         r"|\$\(\s*(?:echo|printf)\b[^)]{0,200}\|\s*(?:rev|base64\s+-d|xxd\s+-r|tr\b)[^)]*\)",
     ),
     (
+        "miner",
+        r"\bxmrig\b|\bminerd\b|\bcpuminer\b|\bstratum\+(?:tcp|ssl)://|\bnicehash\b|\bcoinhive\b",
+    ),
+    ("shellcode", r"(?:\\x[0-9a-fA-F]{2}){24,}|(?:0x[0-9a-fA-F]{2}\s*,\s*){24,}"),
+)
+
+TAMPER_WORDS = (
+    *("hklm", "hkcu", "hkcr", "hkey_", "registry::", "hdefkey", "ssubkeyname"),
+    *("winreg", "regsetvalue", "schtasks", "pam.d", "setcap", "dscl", "localgroup"),
+    *(
+        "usermod",
+        "net user",
+        "net1",
+        "bcdedit",
+        "system32",
+        "bypass-uac",
+        "bypassuac",
+        "vwrbypass",
+        "helperbypass",
+        "nsudo",
+        "akagi",
+    ),
+)
+"""Gate words of the `tamper` pattern (lower case): one occurs in each match."""
+PROXY_WORDS = (
+    *("regsvr32", "rundll32", "msiexec", "cmstp", "odbcconf", "installutil", "mshta"),
+    *("wmic", "win32_process", "-cimclass", "forfiles", "pcalua", "regasm", "regsvcs"),
+    "win32_product",
+)
+"""Gate words of the `proxy_exec` pattern (lower case): one occurs in each match."""
+CHANNEL_WORDS = (
+    *("harddiskvolumeshadowcopy", "esentutl", "makecab", "hashcat", "--format="),
+    *("webrequestmethods", "ftpwebrequest", "getrequeststream", "multipartformdatacontent"),
+    *("load('http", 'load("http', "webrequest]", "bucket-owner-full-control", "withcredentials"),
+    *("mimipenguin", "sharpdpapi", "safetykatz", "servicedll", "scrnsave", "if=/proc/"),
+)
+"""Further gate words: credential collection and cracking, upload channels."""
+
+# API evidence whose words are rare: each entry has its own gate words (lower
+# case, one of them in every match), so a common word of the tag (`reg`,
+# `open`, `http`) does not make these patterns run.
+API_GATED: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    (
+        "cred_dump",
+        (
+            *("harddiskvolumeshadowcopy", "esentutl", "makecab", "hashcat", "john"),
+            *("if=/proc/", "mimipenguin", "lazagneforensic", "sharpdpapi", "safetykatz"),
+        ),
+        r"\bdd\b[^\n]{0,40}\bif=/proc/[^\s/]+/mem\b|\bmimipenguin\b|\bLaZagneForensic\b|\bSharpDPAPI\b|\bSafetyKatz\b"
+        r"|HarddiskVolumeShadowCopy[^\n\"']{0,40}\\(?:Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)\b|Windows\\NTDS\\ntds\.dit\b)"
+        r"|\besentutl(?:\.exe)?\b[^\n]{0,60}\s/vss\b|\bmakecab(?:\.exe)?\b[^\n]{0,80}\b(?:sam|system|security|ntds)\.(?:hiv|hive|save|dit)\b"
+        r"|\bhashcat(?:\.exe)?\b[^\n]{0,160}\s-m\s*(?:1000|3000|5500|5600|13100|18200|7500|1800|500|22000|2100)\b"
+        r"|\bjohn\b[^\n]{0,80}--format=(?:nt|lm|netntlm\w*|krb5\w*|sha512crypt|md5crypt|mscash2?)\b",
+    ),
+    (
+        "fetch",
+        ("load('http", 'load("http', "webrequest]"),
+        r"\.Load\s*\(\s*['\"]https?://|\bWebRequest\]::Create\s*\(\s*['\"]https?://",
+    ),
+    (
+        "send",
+        ("webrequestmethods", "ftpwebrequest", "getrequeststream", "multipartformdatacontent"),
+        r"\bWebRequestMethods\+Ftp\]::(?:UploadFile|AppendFile)\b|\bFtpWebRequest\]::Create\s*\(|\.GetRequestStream\s*\("
+        r"|\bMultipartFormDataContent\b",
+    ),
+    (
         # a security-relevant change to the system: a registry write under a key that
         # switches a defence off or hijacks a handler (policies, Defender, System
         # Restore, RDP, COM / shell handlers, service DLLs, Active Setup), a disabled
         # scheduled task, PAM, file capabilities, hidden or added admin accounts,
         # boot signing
         "tamper",
+        TAMPER_WORDS,
         r"(?:\breg(?:\.exe)?\s+(?:add|import)\b|\bSet-ItemProperty\b|\bNew-ItemProperty\b|\bNew-Item\b|\bSet-Item\b"
         r"|\bSet(?:DWORD|String|ExpandedString|Binary|MultiString|QWORD)Value\b|\bwinreg\.SetValue(?:Ex)?\b|\bRegSetValue\w*)"
         r"[^\n]{0,200}?(?:\bHK(?:LM|CU|CR|U|EY_[A-Z_]+)[:\\]|Registry::|\bhDefKey\b|\bsSubKeyName\b)[^\n]{0,200}?"
@@ -367,6 +426,7 @@ API: tuple[tuple[str, str], ...] = (
         # REGSVR, InstallUtil /U, mshta of script or a local HTA, process creation
         # through WMI, forfiles / pcalua launching a program
         "proxy_exec",
+        PROXY_WORDS,
         r"\bregsvr32(?:\.exe)?\b[^\n]{0,120}?(?:/i:|\bscrobj\.dll\b|\s['\"]?[^\s'\"]+\.(?!dll\b|ocx\b|ax\b|exe\b)[a-z0-9]{2,4}['\"]?(?=\s|$))"
         r"|\brundll32(?:\.exe)?\s+['\"]?(?:javascript:|vbscript:"
         r"|[^\s,]*?(?:url|ieframe|shdocvw)\.dll\s*,\s*(?:OpenURL|FileProtocolHandler)"
@@ -386,12 +446,8 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bpcalua(?:\.exe)?\s+-a\b|\breg(?:asm|svcs)(?:\.exe)?\b[^\n]{0,40}\s/U\b"
         r"|\bWin32_Product\b[^\n]{0,80}\bInstall\b",
     ),
-    (
-        "miner",
-        r"\bxmrig\b|\bminerd\b|\bcpuminer\b|\bstratum\+(?:tcp|ssl)://|\bnicehash\b|\bcoinhive\b",
-    ),
-    ("shellcode", r"(?:\\x[0-9a-fA-F]{2}){24,}|(?:0x[0-9a-fA-F]{2}\s*,\s*){24,}"),
 )
+
 # Paths that persist when written to (a redirect, tee, cp / mv destination,
 # Set-Content / Out-File): reading them does nothing.
 PERSIST_TARGET = re.compile(
@@ -423,26 +479,6 @@ LOLBINS = (
 )
 """Windows binaries that fetch or run what they are given: API tag words and text
 gate words alike (one list, spliced into both in the same place)."""
-
-TAMPER_WORDS = (
-    *("hklm", "hkcu", "hkcr", "hku", "hkey_", "registry::", "hdefkey", "ssubkeyname"),
-    *("winreg", "regsetvalue", "schtasks", "pam.d", "setcap", "dscl", "localgroup"),
-    *("usermod", "net user", "net1", "bcdedit", "system32", "bypass", "nsudo", "akagi"),
-)
-"""Gate words of the `tamper` pattern (lower case): one occurs in each match."""
-PROXY_WORDS = (
-    *("regsvr32", "rundll32", "msiexec", "cmstp", "odbcconf", "installutil", "mshta"),
-    *("wmic", "win32_process", "-cimclass", "forfiles", "pcalua", "regasm", "regsvcs"),
-    "win32_product",
-)
-"""Gate words of the `proxy_exec` pattern (lower case): one occurs in each match."""
-CHANNEL_WORDS = (
-    *("harddiskvolumeshadowcopy", "esentutl", "makecab", "hashcat", "john "),
-    *("webrequestmethods", "ftpwebrequest", "getrequeststream", "multipartformdatacontent"),
-    *(".load(", "webrequest]", "bucket-owner-full-control", "withcredentials"),
-    *("mimipenguin", "sharpdpapi", "safetykatz", "servicedll", "scrnsave", "if=/proc/"),
-)
-"""Further gate words: credential collection and cracking, upload channels."""
 
 API_KEYWORDS = (
     "fetch",
@@ -1166,8 +1202,6 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "httpclient",
         "ajax",
         "restclient",
-        ".load(",
-        "webrequest]",
     ),
     "exec": (
         "shell:",
@@ -1344,10 +1378,6 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         ".post",
         ".put",
         ".patch",
-        "webrequestmethods",
-        "ftpwebrequest",
-        "getrequeststream",
-        "multipartformdatacontent",
     ),
     "local_read": (
         "readfile",
@@ -1461,18 +1491,7 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "vaultcredential",
         "findstr",
         "invoke-",
-        "harddiskvolumeshadowcopy",
-        "esentutl",
-        "makecab",
-        "hashcat",
-        "john",
-        "mimipenguin",
-        "if=/proc/",
-        "sharpdpapi",
-        "safetykatz",
     ),
-    "tamper": TAMPER_WORDS,
-    "proxy_exec": PROXY_WORDS,
     "obfuscated": ("$", "printf", "echo -e"),
     "miner": ("xmrig", "minerd", "cpuminer", "stratum+", "nicehash", "coinhive"),
     "shellcode": ("\\x", "0x"),

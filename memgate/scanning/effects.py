@@ -67,6 +67,9 @@ MAX_TEXT = 200_000
 
 _API = tuple((tag, re.compile(p, re.IGNORECASE)) for tag, p in lex.API)
 _API_BY_TAG = dict(_API)
+_API_GATED = tuple(
+    (tag, frozenset(words), re.compile(p, re.IGNORECASE)) for tag, words, p in lex.API_GATED
+)
 _STMT_TYPES = frozenset(
     {
         "pipeline",
@@ -1530,6 +1533,9 @@ def text_effects(text: str, stmt: Stmt, among: frozenset[str] | None = None) -> 
                 continue
             if pattern.search(text):
                 stmt.tags.add(tag)
+        for tag, words, pattern in _API_GATED:
+            if tag not in stmt.tags and not present.isdisjoint(words) and pattern.search(text):
+                stmt.tags.add(tag)
     if (
         "secret" not in stmt.tags
         and not present.isdisjoint(lex.SECRET_WORDS)
@@ -1728,7 +1734,8 @@ def foreign(hosts: Sequence[str]) -> bool:
 def _tag_words() -> KeywordSet:
     """Gate words of every API pattern and of secret names (built once)."""
     words = [w for ws in lex.TAG_WORDS.values() for w in ws]
-    return KeywordSet((*words, *lex.SECRET_WORDS))
+    gated = [w for _, ws, _ in lex.API_GATED for w in ws]
+    return KeywordSet((*words, *gated, *lex.SECRET_WORDS))
 
 
 @lru_cache(maxsize=1)
@@ -1839,7 +1846,10 @@ def _inert(text: str, lang: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _api_words() -> frozenset[str]:
-    return frozenset(w for ws in lex.TAG_WORDS.values() for w in ws)
+    return frozenset(
+        [w for ws in lex.TAG_WORDS.values() for w in ws]
+        + [w for _, ws, _ in lex.API_GATED for w in ws]
+    )
 
 
 def _only_unmatched_secret_words(text: str, lang: str, words: frozenset[str]) -> bool:
