@@ -9,8 +9,9 @@ edges, which are CREATEd).
 
 Each replica has its own data directory (`memgate serve` locks it); what they
 share comes from the environment (MEMGATE_LOG_KEY, MEMGATE_FINGERPRINT_KEY) and
-the API keys file, copied into each data directory before start (keys are not
-in the PostgreSQL store yet: docs/scaling.md)."""
+the API keys file, copied into each data directory before start (each replica
+imports its file's keys into the PostgreSQL key store, the migration path of
+docs/scaling.md; tests/test_replicas_keys.py starts replicas with nothing copied)."""
 
 from __future__ import annotations
 
