@@ -294,3 +294,45 @@ def test_token_joined_from_array_pieces(inspector: Inspector) -> None:
 def test_joined_arrays_without_a_token(inspector: Inspector, text: str) -> None:
     report = inspector.inspect(text, Source.AGENT)
     assert not [f for f in report.findings if f.category is Category.SECRET], text
+
+
+LANGUAGE_CASES = [
+    'var dbPassword string = "{p}"',  # Go
+    'let secret_key: &str = "{k}";',  # Rust
+    "define('DB_PASSWORD', '{p}');",  # PHP
+    'variable "db_password" {{\n  default = "{p}"\n}}',  # Terraform
+    'secretKey <- "{k}"',  # R
+    '#define API_KEY "{k}"',  # C
+    "export const SUPABASE_SERVICE_KEY = `{k}`;",  # JS template literal
+    "admin_password: !!str {p}",  # YAML tag
+    "# 数据库配置\ndb_password <- '{p}'",
+]
+
+
+@pytest.mark.parametrize("template", LANGUAGE_CASES)
+def test_secret_assignments_in_more_languages(inspector: Inspector, template: str) -> None:
+    for seed in range(3):
+        rng = random.Random(f"{template}:{seed}")
+        p, k = _password(rng), _gen(rng, 32)
+        text = template.format(p=p, k=k)
+        _secret_values(inspector, text)
+        redacted = inspector.inspect(text, Source.AGENT).redacted
+        assert p not in redacted and k not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "var tokenCount int = 42",
+        'password "must be at least 8 characters"',
+        'secretKey <- Sys.getenv("SECRET_KEY")',
+        "const apiKey = `${process.env.API_KEY}`",
+        'variable "db_password" {\n  type = string\n  sensitive = true\n}',
+        "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        "apiKey: `<your-api-key>`",
+        'the docs say `credentials.password` is `"swordfish"` in the example',
+    ],
+)
+def test_language_look_alikes_stay_approved(inspector: Inspector, text: str) -> None:
+    report = inspector.inspect(text, Source.AGENT)
+    assert not [f for f in report.findings if f.category is Category.SECRET], text

@@ -630,14 +630,20 @@ _LITERALS = frozenset(
 # engine skips ahead between occurrences of it.
 _VALUE = (
     r"""(?:"(?P<v1>[^"\n\\]{1,2048})"|'(?P<v2>[^'\n\\]{1,2048})'|"""
-    r"""\\"(?P<v3>[^"\n\\]{1,2048})\\"|(?P<v4>[^\s"'`,;<>(){}\[\]\\]{1,2048}))"""
+    r"""\\"(?P<v3>[^"\n\\]{1,2048})\\"|`(?P<v5>[^`\n\\$"']{1,2048})`|(?P<v4>[^\s"'`,;<>(){}\[\]\\]{1,2048}))"""
 )
 _NAME = r"""[A-Za-z_$@][\w.\-/$@]{0,99}"""
 
 _ASSIGN_TAIL = re.compile(
     r"""(?:\\?["'`])?\]?[ \t]{0,4}"""
-    r"""(?::[ \t]*[A-Za-z_][\w\[\], |.]{0,30}?[ \t]*(?==))?"""  # a type annotation: `key: str =`
-    r"""(?:=>|:=|\?=|\|\|=|=|:|：|[ \t]+(?:=|is)[ \t]+)[ \t]{0,4}""" + _VALUE
+    # a type annotation: `key: str =`, Rust `key: &str =`
+    r"""(?::[ \t]*&?[A-Za-z_][\w\[\], |.<>']{0,30}?[ \t]*(?==))?"""
+    # a Go declaration's type: `var dbPassword string =`
+    r"""(?:(?<=[\w])[ \t]+[A-Za-z_*\[\]][\w.\[\]*]{0,30}[ \t]*(?==[^=]))?"""
+    r"""(?:=>|:=|\?=|\|\|=|<-|=|:|：|[ \t]+(?:=|is)[ \t]+"""
+    # `#define API_KEY "..."`, `set PASSWORD '...'`: a space, then a quoted value
+    r"""|[ \t]+(?=["'`]))[ \t]{0,4}"""
+    r"""(?:!!?[A-Za-z]{1,10}[ \t]+)?""" + _VALUE  # a YAML tag: `key: !!str value`
 )
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 
@@ -675,7 +681,7 @@ _DEFAULT = (
         r"""getProperty|"""
         r"""fetch|env|get_env|getEnv|config|get|setting|settings|GetEnvironmentVariable|"""
         r"""Getenv|LookupEnv|EnvironmentVariable|"""
-        r"""env_or|getenv_or|envOr|value_or|"""
+        r"""env_or|getenv_or|envOr|value_or|define|"""
         r"""option)\s{0,2}\(\s{0,2}[@$:]?["'](?P<k>[\w.\-/]{1,100})["']\s{0,2},"""
         r"""\s{0,4}(?:(?:default|fallback|"""
         r"""default_value)\s{0,2}[=:]\s{0,2})?(?:"(?P<v1>[^"\n]{1,1024})"|"""
@@ -688,6 +694,11 @@ _DEFAULT = (
         r"""|\.get\(\s{0,2}["'](?P<k3>[\w.\-]{1,100})["']\s{0,2}\))\s{0,2}(?:\|\||\?\?|"""
         r"""\bor\b|\?:)\s{0,2}"""
         r"""(?:"(?P<v1>[^"\n]{1,1024})"|'(?P<v2>[^'\n]{1,1024})')"""
+    ),
+    # Terraform: variable "db_password" { default = "s3cret" }
+    re.compile(
+        r"""variable\s{1,4}"(?P<k>[\w.\-]{1,100})"\s{0,4}\{[^{}]{0,300}?\bdefault\s{0,4}=\s{0,4}"""
+        r"""(?:"(?P<v1>[^"\n]{1,1024})")"""
     ),
     # ${DB_PASSWORD:s3cret}, ${DB_PASSWORD:-s3cret}, %{DB_PASSWORD:s3cret}
     re.compile(r"""[$%]\{(?P<k>[\w.\-]{1,100}):-?(?P<v4>[^}\s"']{1,1024})\}"""),
@@ -922,7 +933,7 @@ def _group(m: re.Match[str], *names: str) -> str | None:
 
 def _value_span(m: re.Match[str]) -> tuple[int, int] | None:
     groups = m.groupdict()
-    for name in ("v1", "v2", "v3", "v4"):
+    for name in ("v1", "v2", "v3", "v4", "v5"):
         if groups.get(name) is not None:
             start, end = m.span(name)
             if m.string.endswith("..", start, end):
