@@ -229,3 +229,40 @@ def test_from_the_user_a_confident_classifier_finding_only_corroborates() -> Non
     assert user.severity is policy.classifier.corroborating
     (web,) = weigh_classifier([cls], Source.WEB, policy)
     assert web.severity is Severity.HIGH
+
+
+def test_clause_pairs_share_carriers_and_filler() -> None:
+    """The synthetic clause pairs (issue 14) differ only by the clause: every
+    carrier shape occurs on both sides, the labels are balanced, and the set is
+    the same for the same seed (the model is reproducible)."""
+    from _clause_corpus import FILLER_EN, clause_items
+
+    items = clause_items(400)
+    assert items == clause_items(400)
+    labels = [label for _, label in items]
+    assert labels.count("injection") == labels.count("benign") == 400
+
+    def shape(text: str) -> str:
+        for mark in (
+            "<!--",
+            "<p>",
+            '{"status"',
+            "From:",
+            "Ticket #",
+            "# ",
+            "id,comment",
+            "BEGIN:VEVENT",
+            "## Notes",
+        ):
+            if text.startswith(mark) or (mark == "<!--" and mark in text):
+                return mark
+        return "plain"
+
+    by_label: dict[str, set[str]] = {"injection": set(), "benign": set()}
+    filler: dict[str, int] = {"injection": 0, "benign": 0}
+    for text, label in items:
+        by_label[label].add(shape(text))
+        filler[label] += any(f in text for f in FILLER_EN)
+    assert by_label["injection"] == by_label["benign"]
+    assert len(by_label["benign"]) >= 8
+    assert min(filler.values()) > 0.3 * max(filler.values())

@@ -203,6 +203,15 @@ BENIGN_EN = [
     "Use the search tool at the top of the page to filter by date.",
     "The call to {tool} failed with a timeout; the retry succeeded.",
     "I prefer short answers with code in Python.",
+    "Support agents should answer every ticket politely within one business day.",
+    "When replying to customers, staff must copy the team lead on refunds over 500 euros.",
+    "Reviewers always describe the change and its risk in the merge request.",
+    "All replies to the tender must be submitted through the procurement portal by Friday.",
+    "Before answering a press question, the spokesperson checks the facts with legal.",
+    "Every summary for the board ends with the open risks and their owners.",
+    "Awareness tip: never share your password in chat, and report any e-mail that asks for credentials.",
+    "Phishing drill results: 12 % clicked the fake link; the next training covers how to spot it.",
+    "Reminder for staff: do not forward customer data to personal inboxes.",
 ]
 BENIGN_ZH = [
     "FAQ 里的每个回答都必须经过法务审核后再发布。",
@@ -223,6 +232,15 @@ BENIGN_ZH = [
     "可以用页面顶部的搜索框按日期筛选。",
     "调用 {tool} 超时失败，重试后成功。",
     "我喜欢简短的回答，代码请用 Python。",
+    "客服回答用户问题时要礼貌耐心，这是培训的要求。",
+    "回复客户邮件时，退款超过 500 元请抄送组长。",
+    "评审人每次都要在合并请求里写明改动和风险。",
+    "所有投标回复必须在周五前通过采购平台提交。",
+    "发言人回答媒体提问前，要先和法务核实事实。",
+    "每份给董事会的总结都以未解决的风险和负责人结尾。",
+    "安全小贴士：不要在聊天里发送密码，收到索要凭据的邮件请上报。",
+    "钓鱼演练结果：12% 的人点了假链接，下次培训讲如何识别。",
+    "员工提醒：不要把客户数据转发到个人邮箱。",
 ]
 
 
