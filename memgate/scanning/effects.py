@@ -1291,6 +1291,8 @@ def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model:
                     for w in words[1:]
                 ]
                 command_effects(name, args, si, stmt, model)
+                if _base(name) in ("start-process", "saps", "start") and args:
+                    _started_interpreter(args, stmt, carrier, depth, model)
                 if _base(name) in ("pwsh", "powershell"):
                     for i, a in enumerate(args):
                         if a.lower() in lex.ENCODED_FLAGS and i + 1 < len(args):
@@ -1315,6 +1317,31 @@ def _token_statements(carrier: Carrier, text: str, base: int, depth: int, model:
             stmt.tags.add("exec_file")
         text_effects(piece, stmt, among)
         model.stmts.append(stmt)
+
+
+def _started_interpreter(
+    args: Sequence[str], stmt: Stmt, carrier: Carrier, depth: int, model: _Model
+) -> None:
+    """`Start-Process powershell -ArgumentList '-enc …'`: the argument list is the
+    started interpreter's command line."""
+    low = [a.lower() for a in args]
+    program = ""
+    for i, a in enumerate(low):
+        if a == "-filepath" and i + 1 < len(args):
+            program = args[i + 1]
+            break
+        if not a.startswith("-"):
+            program = args[i]
+            break
+    interp = _base(program).removesuffix(".exe")
+    if interp not in ("powershell", "pwsh", "cmd", "bash", "sh"):
+        return
+    for i, a in enumerate(low):
+        if a in ("-argumentlist", "-args", "-argument") and i + 1 < len(args):
+            line = " ".join(x.strip("'\",") for x in args[i + 1 :] if not x.startswith("-W"))
+            lang = "powershell" if interp in ("powershell", "pwsh") else "shell"
+            _nested(lang, f"{interp} {line}", stmt, carrier, depth, model)
+            return
 
 
 def _split_statements(text: str) -> list[str]:
