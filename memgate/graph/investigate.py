@@ -3,6 +3,7 @@ results. Shared by both backends, so the twin and FalkorDB answer alike."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,8 @@ def reader_rows(rows: Rows) -> tuple[bool, list[ReaderRow]]:
 LEVEL_EDGES = 20_000
 """FLOWED_TO edges read per level of a blast radius walk (the query's LIMIT);
 past it the level is cut and the answer says `truncated`."""
+
+_EDGE_ORDER = operator.itemgetter(0, 1, 2)
 
 Step = Callable[[list[str], int], Rows]
 """One level of the walk: (frontier memory ids, row limit) -> rows of the
@@ -116,22 +119,24 @@ def walk(
         if len(rows) > level_edges:
             truncated = True
             rows = rows[:level_edges]
-        out: dict[str, list[tuple[str, Any, Any]]] = {}
+        # Each edge as (target, sort keys of session and call, session, call),
+        # sorted by the first three (itemgetter: no Python call per comparison).
+        out: dict[str, list[tuple[str, str, str, Any, Any]]] = {}
         for start, end, session, call in rows:
             if end is not None:
-                out.setdefault(str(start), []).append((str(end), session, call))
+                edge = (str(end), str(session or ""), str(call or ""), session, call)
+                out.setdefault(str(start), []).append(edge)
         if level == 1:
             seen_subjects.update(out)
         for edges in out.values():
-            edges.sort(key=lambda e: (e[0], str(e[1] or ""), str(e[2] or "")))
+            edges.sort(key=_EDGE_ORDER)
         for subject in order:
             path_to = paths[subject]
             found: dict[str, tuple[str, Any, Any]] = {}
             for node in frontiers[subject]:
-                for edge in out.get(node, ()):
-                    target = edge[0]
+                for target, _, _, session, call in out.get(node, ()):
                     if target not in path_to and target not in found:
-                        found[target] = (node, *edge[1:])
+                        found[target] = (node, session, call)
             room = limit - (len(path_to) - 1)
             kept = sorted(found)
             if len(kept) > room:

@@ -273,7 +273,11 @@ class FalkorConnection:
             raise response[-1]
         if len(response) < 3:
             return []
-        return [[_cell(cell, graph) for cell in row] for row in response[1]]
+        # Strings (most cells) inline, without a call each.
+        return [
+            [v if k == _STRING and type(v) is str else _cell([k, v], graph) for k, v in row]
+            for row in response[1]
+        ]
 
     def explain(self, cypher: str, params: dict[str, Any] | None = None) -> str:
         """The execution plan (tests check that every template uses an index)."""
