@@ -336,3 +336,35 @@ def test_secret_assignments_in_more_languages(inspector: Inspector, template: st
 def test_language_look_alikes_stay_approved(inspector: Inspector, text: str) -> None:
     report = inspector.inspect(text, Source.AGENT)
     assert not [f for f in report.findings if f.category is Category.SECRET], text
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("DD_API_KEY", lambda r: _gen(r, 32, HEX)),  # hex: entropy below 4 bits
+        ("WECHAT_APP_SECRET", lambda r: _gen(r, 32, HEX)),
+        ("AIRTABLE_PAT", lambda r: f"pat{_gen(r, 14)}.{_gen(r, 64, HEX)}"),
+        ("JIRA_TOKEN", lambda r: "ATATT3xFfGF0" + _gen(r, 180, B64URL)),
+        ("SMTP_PASSWORD", lambda r: "Winter" + _gen(r, 4, string.digits) + "&Q"),
+    ],
+)
+def test_secret_split_into_fragments(inspector: Inspector, name: str, make: object) -> None:
+    for seed in range(3):
+        value = make(random.Random(f"{name}:{seed}"))  # type: ignore[operator]
+        half = len(value) // 2
+        text = f'part_a = "{value[:half]}"\npart_b = "{value[half:]}"\n{name} = part_a + part_b'
+        _secret_values(inspector, text)
+        assert value[:half] not in inspector.inspect(text, Source.AGENT).redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'prefix = "user:"\nsuffix = "profile"\ncache_key = prefix + suffix',
+        'a = "Hello, "\nb = "world"\ngreeting_token = a + b',
+        'a = "min_"\nb = "length"\nPASSWORD_RULE = a + b',
+    ],
+)
+def test_fragments_that_are_no_secret(inspector: Inspector, text: str) -> None:
+    report = inspector.inspect(text, Source.AGENT)
+    assert "MG-SEC-037" not in {f.rule_id for f in report.findings}, text

@@ -726,13 +726,34 @@ _KNOWN_PREFIX = re.compile(
 def concatenated_secret(value: str, context: str = "") -> bool:
     """Validator: the string literals in `value`, joined, make a secret (a known prefix,
     or long and high-entropy)."""
-    pieces = re.findall(r"""["']([^"'\n]{1,80})["']""", value)
+    pieces = re.findall(r"""["']([^"'\n]{1,200})["']""", value)
     joined = "".join(pieces)
+    if 8 <= len(joined) < 16:
+        # a short one is a password only where the name says so (`SMTP_PASSWORD`)
+        return (
+            bool(_PASSWORD_NAME.search(context))
+            and password_like(joined)
+            and has_digit(joined)
+            and len(pieces) >= 2
+        )
     if len(joined) < 16:
         return False
     if _KNOWN_PREFIX.match(joined):
         return True
-    return len(joined) >= 24 and shannon_entropy(joined) >= 4.0 and has_digit(joined)
+    if len(joined) >= 24 and shannon_entropy(joined) >= 4.0 and has_digit(joined):
+        return True
+    # The rules using this name the target a secret (`DD_API_KEY = a + b`): a
+    # generated look is enough, as for any secret-named value (hex keys: entropy < 4).
+    return (
+        len(pieces) >= 2
+        and secret_like(joined)
+        and shannon_entropy(joined) >= 3.0
+        and _WORD_LIKE.fullmatch(joined) is None
+        and not any(c.isspace() for c in joined)
+    )
+
+
+_PASSWORD_NAME = re.compile(r"(?i)passw(?:or)?d|passwd|\bpwd|_pwd|_pass\b|passphrase")
 
 
 def joined_token(value: str, context: str = "") -> bool:
