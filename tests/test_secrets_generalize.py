@@ -368,3 +368,29 @@ def test_secret_split_into_fragments(inspector: Inspector, name: str, make: obje
 def test_fragments_that_are_no_secret(inspector: Inspector, text: str) -> None:
     report = inspector.inspect(text, Source.AGENT)
     assert "MG-SEC-037" not in {f.rule_id for f in report.findings}, text
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "Admin panel login is admin / {v}",
+        "后台 login is root / {v}",
+    ],
+)
+def test_password_with_a_dot_is_not_a_file_name(inspector: Inspector, template: str) -> None:
+    for seed in range(3):
+        rng = random.Random(f"{template}:{seed}")
+        value = "Wang" + _gen(rng, 4, string.digits) + "." + _gen(rng, 4, string.ascii_lowercase)
+        text = template.format(v=value)
+        _secret_values(inspector, text)
+        assert value not in inspector.inspect(text, Source.AGENT).redacted
+
+
+def test_file_names_are_not_passwords(inspector: Inspector) -> None:
+    for text in (
+        "password file: secrets2024.txt",
+        "the password list is in report2024.pdf",
+        "password=config2.yaml",
+    ):
+        report = inspector.inspect(text, Source.AGENT)
+        assert not [f for f in report.findings if f.category is Category.SECRET], text

@@ -691,7 +691,15 @@ def password_like(value: str, context: str = "") -> bool:
     return False
 
 
-_FILE_NAME = re.compile(r"[\w-]+\.(?:[a-z]{1,4}|tar\.gz)")
+# A file name has an extension people use (`report2024.pdf`); `Wang1979.godd` is a password.
+_FILE_NAME = re.compile(
+    r"[\w-]+\.(?:tar\.gz|txt|md|rst|py|pyc|js|mjs|ts|tsx|jsx|json|ya?ml|toml|cfg|conf|ini|log|csv"
+    r"|tsv|pdf|png|jpe?g|gif|svg|webp|ico|bmp|html?|css|scss|sh|bash|zsh|ps1|bat|cmd|zip|gz|tgz"
+    r"|bz2|xz|7z|rar|tar|xml|env|lock|rs|go|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|m|exe|dll|so"
+    r"|dylib|bin|img|iso|dmg|deb|rpm|apk|jar|war|whl|db|sqlite|sql|key|pem|crt|cer|der|p12|pfx"
+    r"|doc|docx|xls|xlsx|ppt|pptx|odt|mp3|mp4|wav|flac|mov|avi|mkv|bak|tmp|old|out|dat|pkl|pt"
+    r"|onnx|npz|npy|ipynb|vue|svelte|lua|pl|r|jl|scala|sbt|gradle|tf|tfvars|hcl|nix|proto|wasm)"
+)
 
 
 def _b64url_json(part: str) -> object:
