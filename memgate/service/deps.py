@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated
 
+import anyio.to_thread
 from fastapi import Depends, Header, Request
 
 from memgate.domain import Source
@@ -73,16 +74,18 @@ def _unauthorized(detail: str) -> Problem:
     )
 
 
-def authenticate(request: Request) -> Principal:
-    """The calling key, or 401."""
-    raw = None
+def _raw_key(request: Request) -> str | None:
     authorization = request.headers.get("authorization")
     if authorization:
         scheme, _, credentials = authorization.partition(" ")
         if scheme.lower() == BEARER and credentials.strip():
-            raw = credentials.strip()
-    if raw is None:
-        raw = request.headers.get(HEADER_KEY)
+            return credentials.strip()
+    return request.headers.get(HEADER_KEY)
+
+
+def authenticate(request: Request) -> Principal:
+    """The calling key, or 401."""
+    raw = _raw_key(request)
     if not raw:
         raise _unauthorized("an API key is required: Authorization: Bearer <key> or X-Memgate-Key")
     principal = _state_of(request).keys.authenticate(raw)
@@ -98,6 +101,12 @@ def require(*roles: Role) -> Callable[[Request], Awaitable[Principal]]:
     names = ", ".join(sorted(r.value for r in allowed))
 
     async def check(request: Request) -> Principal:
+        raw = _raw_key(request)
+        keys = _state_of(request).keys
+        if raw and not keys.is_cached(raw):
+            # A cache miss asks the key store (a PostgreSQL round trip on a shared
+            # store): off the event loop; `authenticate` then answers from the cache.
+            await anyio.to_thread.run_sync(keys.authenticate, raw)
         principal = authenticate(request)
         if principal.role not in allowed:
             raise Problem.forbidden(f"this needs a key with role {names}")

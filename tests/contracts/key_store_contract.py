@@ -169,3 +169,14 @@ class KeyStoreContract(ABC):
             keys.revoke(a.id)
             assert keys.get_session("sa") is None
             assert keys.get_session("sb") is not None
+
+    def test_is_cached_says_whether_authenticate_would_touch_storage(self) -> None:
+        with self.make(cache_seconds=0.3) as keys:
+            _, raw = keys.create("ci", "agent")
+            time.sleep(0.1)  # a shared store's own change notice comes back first
+            assert not keys.is_cached(raw)
+            keys.authenticate(raw)
+            assert keys.is_cached(raw)
+            assert keys.is_cached("not-a-key")  # refused without a look-up
+            time.sleep(0.35)
+            assert not keys.is_cached(raw)
