@@ -254,6 +254,23 @@ MATRIX: dict[tuple[str, str], Row] = {
         200,
         fixed(url="/v1/guard/tools", json={"server": "notes", "tools": [{"name": "sync"}]}),
     ),
+    # The guard's review queue: reviewers and admins list and answer asks; any key
+    # may read one (the asking key polls it). Asked about an id nobody asked, a
+    # role that passes the route's authorization gets 404 (the asks themselves:
+    # tests/service/test_service_guard_asks.py).
+    ("GET", "/v1/guard/asks"): Row(REVIEWERS, None, 200, fixed(url="/v1/guard/asks")),
+    ("GET", "/v1/guard/asks/{ask_id}"): Row(
+        ANY_KEY, None, 404, fixed(url="/v1/guard/asks/ask_nobody_asked")
+    ),
+    ("POST", "/v1/guard/asks/{ask_id}/allow"): Row(
+        REVIEWERS, None, 404, fixed(url="/v1/guard/asks/ask_nobody_asked/allow", json={})
+    ),
+    ("POST", "/v1/guard/asks/{ask_id}/deny"): Row(
+        REVIEWERS,
+        None,
+        404,
+        fixed(url="/v1/guard/asks/ask_nobody_asked/deny", json={"note": "not expected"}),
+    ),
     ("GET", "/healthz"): Row(EVERYONE, None, 200, fixed(url="/healthz")),
     ("GET", "/readyz"): Row(EVERYONE, None, 200, fixed(url="/readyz")),
     ("GET", "/metrics"): Row(EVERYONE, None, 200, fixed(url="/metrics")),
