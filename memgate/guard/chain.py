@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Callable
 
 from cachetools import LRUCache
 
@@ -39,10 +40,37 @@ class Window:
         return len(times)
 
 
+class SharedWindow:
+    """A `Window` every replica counts in (the value store's `window_hits`, e.g. a
+    PostgreSQL table): a limit of N calls a minute stays N, not N × replicas."""
+
+    def __init__(
+        self, name: str, hits: Callable[[str, float, float], int], span: float = WINDOW
+    ) -> None:
+        self._name = name
+        self._hits = hits
+        self._span = span
+
+    def hit(self, key: str, now: float) -> int:
+        # NOTE: PostgreSQL text holds no NUL, the in-memory keys' separator.
+        return self._hits(f"{self._name}:{key}".replace("\x00", "\x1f"), now, self._span)
+
+
 class ChainTracker:
-    def __init__(self, burst_seconds: float) -> None:
-        self.calls = Window()
-        self.rules = Window()
+    """The chain's windows and counters. With `shared` (a window every replica
+    counts in), the per-minute windows (per agent, per matrix rule) are shared;
+    same-tool bursts, depth, destructive counts and masking chains stay in this
+    process (docs/scaling.md)."""
+
+    def __init__(
+        self, burst_seconds: float, shared: Callable[[str, float, float], int] | None = None
+    ) -> None:
+        self.calls: Window | SharedWindow = (
+            Window() if shared is None else SharedWindow("calls", shared)
+        )
+        self.rules: Window | SharedWindow = (
+            Window() if shared is None else SharedWindow("rules", shared)
+        )
         self.tools = Window(span=burst_seconds)
         self._depth: LRUCache[str, int] = LRUCache(maxsize=MAX_KEYS)
         self._destructive: LRUCache[str, int] = LRUCache(maxsize=MAX_KEYS)

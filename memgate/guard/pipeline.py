@@ -106,7 +106,7 @@ class Guard:
         """call id -> (shape digest, decision) of calls decided, until their result."""
         self._clock = clock
         self._params = ParamValidator(scanner, policy.params)
-        self._chain = ChainTracker(policy.chain.burst_seconds)
+        self._chain = ChainTracker(policy.chain.burst_seconds, shared=values.window_hits())
         masking = policy.chain.masking
         self._masking = MaskingChains(
             {
@@ -512,12 +512,10 @@ class Guard:
         or asked about and then run: a person approved it) counts for its shape."""
         shape = self._shapes.get(result.call_id)
         if shape is None:
-            rows = self.values.fetch(
-                "SELECT decision FROM guard_calls WHERE call_id = ?", (result.call_id,)
-            )
-            if not rows:
+            decided = self.values.decision(result.call_id)
+            if decided is None:
                 return  # a result of a call the guard never decided earns nothing
-            shape = (shape_of(result.tool, result.input)[0], str(rows[0][0]))
+            shape = (shape_of(result.tool, result.input)[0], decided)
         digest, decided = shape
         if decided != Verdict.DENY.value and self.policy.trust.enabled:
             self.trust.count(digest, result.tool, now, ok=1)

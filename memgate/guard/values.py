@@ -23,6 +23,8 @@ from typing import Any
 from urllib.parse import quote
 
 Fingerprint = Callable[[str], str]
+WindowHits = Callable[[str, float, float], int]
+"""Record one event of a key now; its events within the span, this one included."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS guard_values (
@@ -405,6 +407,20 @@ class ValueStore:
                 "SELECT session_id, agent_id, tool FROM guard_calls WHERE call_id = ?", (call_id,)
             ).fetchone()
         return None if row is None else (row[0], row[1], row[2])
+
+    def decision(self, call_id: str) -> str | None:
+        """The decision recorded for a call (allow, ask, deny, rewrite), if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT decision FROM guard_calls WHERE call_id = ?", (call_id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def window_hits(self) -> WindowHits | None:
+        """A rate window every replica shares (`hit(key, now, span)` -> calls of
+        `key` within `span` seconds, this one included); None when this store is
+        one process's own and the call-chain tracker counts in memory."""
+        return None
 
     def counts(self) -> tuple[int, int]:
         """(recorded calls, stored value fingerprints)."""

@@ -17,7 +17,7 @@ from typing import Any
 import anyio.to_thread
 from fastapi import FastAPI
 
-from memgate.bootstrap import open_gateway
+from memgate.bootstrap import POSTGRES_SCHEMES, open_gateway
 from memgate.errors import RollbackInProgress
 from memgate.gateway import Gateway
 from memgate.guard import Guard, GuardPolicy, ValueStore
@@ -70,9 +70,18 @@ async def open_for(settings: Settings) -> Gateway:
 
 def open_guard(settings: Settings, gateway: Gateway) -> Guard:
     """The tool-call guard: the gateway's scanner, the guard policy, and the value
-    fingerprints under the data directory."""
+    fingerprints: under the data directory, or in the PostgreSQL store (shared by
+    every replica, with the call-chain rate windows)."""
     policy = GuardPolicy.load(settings.guard_policy_path)
-    values = ValueStore(settings.data_dir / "db" / "guard.sqlite3")
+    local = settings.data_dir / "db" / "guard.sqlite3"
+    values: ValueStore
+    if settings.store is not None and settings.store.startswith(POSTGRES_SCHEMES):
+        # NOTE: imported here so that memgate runs without the `postgres` extra.
+        from memgate.guard.values_postgres import PostgresValueStore
+
+        values = PostgresValueStore.open(settings.store, local)
+    else:
+        values = ValueStore(local)
     engine = flow_engine(policy.flow.engine, graph_connection(gateway.graph))
     return Guard(gateway.inspector.scanner, policy, values, engine=engine)
 
