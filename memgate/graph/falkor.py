@@ -65,6 +65,9 @@ class FalkorBackend:
             ("project_derived", batch.derived),
             ("project_sources", batch.sources),
             ("project_values", batch.values),
+            ("project_decisions", batch.decisions),
+            ("project_decided_memories", batch.decided_memories),
+            ("project_decided_values", batch.decided_values),
         ):
             if rows:
                 self.connection.query(q[name], {"rows": rows})

@@ -32,6 +32,10 @@ class MemoryBackend:
         self.values: dict[str, Row] = {}
         self.contains: set[tuple[str, str]] = set()
         self.flows: dict[str, dict[tuple[str, str], Flow]] = defaultdict(dict)
+        self.decisions: dict[int, Row] = {}
+        """Guard decisions by log seq, with the call key they decided."""
+        self.named: dict[tuple[int, str], str | None] = {}
+        self.carried: dict[tuple[int, str], str | None] = {}
         self._marks = Marks()
 
     def ensure_schema(self) -> None:
@@ -130,6 +134,21 @@ class MemoryBackend:
             if v["mid"] in self.memories:
                 self.values.setdefault(v["fp"], {"category": v["category"], "rule": v["rule"]})
                 self.contains.add((v["mid"], v["fp"]))
+        for d in batch.decisions:
+            self._call(d)
+            call = self.calls[d["call"]]
+            call["tool"] = call["tool"] or d["tool"]
+            call.update(decision=d["decision"], layer=d["layer"], seq=d["seq"])
+            keep = ("decision", "layer", "tool", "at", "warn", "actor", "ask_id")
+            self.decisions.setdefault(d["seq"], {"call": d["call"], **{k: d[k] for k in keep}})
+            if d["session"] is not None:
+                self.made[d["session"]].add(d["call"])
+        for r in batch.decided_memories:
+            if r["seq"] in self.decisions and r["mid"] in self.memories:
+                self.named.setdefault((r["seq"], r["mid"]), r["kind"])
+        for r in batch.decided_values:
+            if r["seq"] in self.decisions and r["fp"] in self.values:
+                self.carried.setdefault((r["seq"], r["fp"]), r["kind"])
         self._mark(batch.set_aside, events_seq=batch.seq, mac=batch.mac)
 
     # -- templates -------------------------------------------------------------------
@@ -155,6 +174,23 @@ class MemoryBackend:
             return []
         rows = sorted(self._read_rows(p["id"], p["since"], p["until"]), key=lambda r: r[4])
         return rows[: p["limit"]] or [[None, None, None, None, None, p["id"]]]
+
+    def _decisions(self, p: dict[str, Any]) -> Rows:
+        calls = self.made.get(p["id"], set())
+        rows: Rows = [
+            [
+                seq,
+                self.calls[d["call"]]["call_id"],
+                d["tool"],
+                d["decision"],
+                d["layer"],
+                d["at"],
+                [mid for (s, mid) in self.named if s == seq],
+            ]
+            for seq, d in sorted(self.decisions.items())
+            if d["call"] in calls
+        ]
+        return rows[: p["limit"]]
 
     def _known(self, p: dict[str, Any]) -> Rows:
         return [[i] for i in p["ids"] if i in self.memories]

@@ -99,6 +99,10 @@ class EventBatch:
     derived: list[Row] = field(default_factory=list)
     sources: list[Row] = field(default_factory=list)
     values: list[Row] = field(default_factory=list)
+    decisions: list[Row] = field(default_factory=list)
+    """Guard decisions (`guard_decided` events), in seq order."""
+    decided_memories: list[Row] = field(default_factory=list)
+    decided_values: list[Row] = field(default_factory=list)
     set_aside: list[SetAsideRow] = field(default_factory=list)
     """Records left out of this batch, recorded with the mark."""
     after: int | None = None
@@ -208,6 +212,15 @@ def event_batch(
             batch.set_aside.append(aside_event(record, refused[record.seq], None))
             continue
         if item is None:
+            if record.event.op is Op.GUARD_DECIDED and record.event.detail:
+                try:
+                    decision, named, carried = _decision(record)
+                except Unprojectable as exc:
+                    batch.set_aside.append(aside_event(record, str(exc), exc.field))
+                    continue
+                batch.decisions.append(decision)
+                batch.decided_memories.extend(named)
+                batch.decided_values.extend(carried)
             batch.count += 1
             continue
         try:
@@ -280,6 +293,47 @@ def _facts(
         if f.fingerprint is not None and f.category.sensitive
     ]
     return memory, writes, sources, derived, values
+
+
+def _text(detail: Mapping[str, Any], key: str) -> str | None:
+    value = detail.get(key)
+    return checked(key, value) if isinstance(value, str) else None
+
+
+def _decision(record: LogRecord) -> tuple[Row, list[Row], list[Row]]:
+    """A guard decision's rows (the decision, the memories and the values its
+    flow path names); raises Unprojectable before anything is kept. The event
+    names arguments, rules and fingerprints only, never a value."""
+    event = record.event
+    detail: Mapping[str, Any] = event.detail or {}
+    call_id = checked("call_id", event.memory_id.removeprefix("call:"))
+    session = _text(detail, "session_id")
+    row = {
+        "seq": record.seq,
+        "call": call_key(session, call_id),
+        "call_id": call_id,
+        "session": session,
+        "agent": _text(detail, "agent_id"),
+        "tool": _text(detail, "tool"),
+        "decision": _text(detail, "decision"),
+        "layer": _text(detail, "layer"),
+        "warn": bool(detail.get("warn")),
+        "actor": checked("actor", event.actor),
+        "ask_id": _text(detail, "ask_id"),
+        "at": micros(event.at),
+    }
+    named: dict[str, Row] = {}
+    carried: dict[str, Row] = {}
+    for step in detail.get("path") or ():
+        if not isinstance(step, Mapping):
+            continue
+        kind = _text(step, "kind")
+        mid, fp = _text(step, "memory_id"), _text(step, "fingerprint")
+        if mid:
+            named.setdefault(mid, {"seq": record.seq, "mid": mid, "kind": kind})
+        if fp:
+            carried.setdefault(fp, {"seq": record.seq, "fp": fp, "kind": kind})
+    return row, list(named.values()), list(carried.values())
 
 
 def aside_event(record: LogRecord, reason: str, name: str | None) -> SetAsideRow:

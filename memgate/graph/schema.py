@@ -23,6 +23,9 @@ TEMPLATES = (
     "project_derived",
     "project_sources",
     "project_values",
+    "project_decisions",
+    "project_decided_memories",
+    "project_decided_values",
     "project_mark",
     "marks",
     "readers",
@@ -33,6 +36,7 @@ TEMPLATES = (
     "known",
     "provenance",
     "exposure",
+    "decisions",
 )
 
 
