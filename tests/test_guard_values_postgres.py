@@ -10,6 +10,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from memgate.guard.chain import ChainTracker
 from memgate.guard.values import ValueStore
 from memgate.guard.values_postgres import PostgresValueStore
 from tests.contracts.value_store_contract import ValueStoreContract, sighting
@@ -76,5 +77,21 @@ def test_the_database_holds_fingerprints_only(tmp_path: Path) -> None:
             }
         assert "value" not in columns
         assert {"fp", "value_fp"} <= columns
+    finally:
+        store.close()
+
+
+def test_a_window_counts_within_its_span(tmp_path: Path) -> None:
+    store = PostgresValueStore.open(pg_server().fresh_url(), tmp_path / "guard.sqlite3")
+    try:
+        hits = store.window_hits()
+        assert hits is not None
+        assert [hits("k", t, 60.0) for t in (100.0, 110.0, 120.0)] == [1, 2, 3]
+        assert hits("other", 120.0, 60.0) == 1
+        assert hits("k", 170.5, 60.0) == 2  # 100 and 110 fell out of the window
+        # The tracker's keys hold a NUL (agent, rule), which PostgreSQL text cannot.
+        tracker = ChainTracker(10.0, shared=hits)
+        assert [tracker.rules.hit("bot\x00db.query", 200.0 + i) for i in range(3)] == [1, 2, 3]
+        assert tracker.calls.hit("bot", 200.0) == 1  # another window, same agent
     finally:
         store.close()
