@@ -42,6 +42,46 @@ class TestSqliteAsks(AskContract):
 
         run(go())
 
+    def test_a_table_from_before_expiry_takes_expired_asks(self, tmp_path: Path) -> None:
+        """A store file whose guard_asks CHECK lacks 'expired' (made before asks
+        expired) is rebuilt on open, its rows kept."""
+        import sqlite3
+
+        from memgate.domain.asks import AskState
+        from tests.contracts import run
+        from tests.contracts.ask_contract import T0, ask
+
+        path = tmp_path / "old.sqlite3"
+        old = sqlite3.connect(path)
+        old.executescript(
+            "CREATE TABLE guard_asks (id TEXT PRIMARY KEY, digest TEXT NOT NULL,"
+            " state TEXT NOT NULL CHECK (state IN ('pending', 'allowed', 'denied')),"
+            " created_at REAL NOT NULL, used_at REAL, body TEXT NOT NULL) STRICT;"
+            " CREATE UNIQUE INDEX guard_asks_pending ON guard_asks (digest)"
+            " WHERE state = 'pending';"
+        )
+        old.execute(
+            "INSERT INTO guard_asks VALUES (?, ?, 'pending', ?, NULL, ?)",
+            ("ask_1", "d1", ask(1).created_at.timestamp(), ask(1).model_dump_json()),
+        )
+        old.commit()
+        old.close()
+
+        async def go() -> None:
+            store = SqliteAsks(path)
+            try:
+                assert await store.get("ask_1") == ask(1)
+                done = await store.resolve(
+                    "ask_1", AskState.EXPIRED, reviewer="memgate:expiry", note=None, at=T0,
+                    review_seq=None,
+                )  # fmt: skip
+                assert done is not None and done.state is AskState.EXPIRED
+                assert await store.pending() == []
+            finally:
+                await store.close()
+
+        run(go())
+
 
 @pytest.mark.usefixtures("postgres")
 class TestPostgresAsks(AskContract):

@@ -24,6 +24,9 @@ class AskState(StrEnum):
     PENDING = "pending"
     ALLOWED = "allowed"
     DENIED = "denied"
+    EXPIRED = "expired"
+    """No one answered within the policy's `[asks] expire_after`: the same call
+    decided again asks anew."""
 
 
 class GuardAsk(BaseModel):
@@ -61,6 +64,9 @@ class GuardAsk(BaseModel):
     """The log event of the review."""
     used_at: datetime | None = None
     """An allowed ask lets the same call through once; when it did."""
+    expires_at: datetime | None = None
+    """When a pending ask expires unanswered (None: never, or an ask stored
+    before asks expired: then `created_at` + the policy's `expire_after`)."""
 
 
 class AskStore(Protocol):
@@ -92,8 +98,8 @@ class AskStore(Protocol):
         at: datetime,
         review_seq: int | None,
     ) -> GuardAsk | None:
-        """Answer a pending ask (allowed or denied); None if it is not pending (unknown,
-        or answered already: the first answer stands)."""
+        """Answer a pending ask (allowed or denied) or expire it (expired); None if it
+        is not pending (unknown, or answered already: the first answer stands)."""
         ...
 
     async def use(self, ask_id: str, at: datetime) -> bool:

@@ -159,6 +159,8 @@ def answered(decision: GuardDecision, ask: GuardAsk) -> GuardDecision:
     denied), or still waiting (pending)."""
     if ask.state is AskState.PENDING:
         return waiting(decision, ask)
+    if ask.state is AskState.EXPIRED:
+        raise ValueError(f"ask {ask.id} expired unanswered: it settles nothing (ask anew)")
     verdict = Verdict.ALLOW if ask.state is AskState.ALLOWED else Verdict.DENY
     said = "allowed" if verdict is Verdict.ALLOW else "denied"
     note = f": {short_text(ask.note, 200)}" if ask.note else ""

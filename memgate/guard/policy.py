@@ -10,6 +10,7 @@ stricter effect. No matching rule: the policy's `default_effect` (deny).
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from enum import StrEnum
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -21,6 +22,8 @@ from memgate.trust.policy import load_toml_model
 
 DEFAULT_GUARD_POLICY = Path(__file__).with_name("default_guard.toml")
 WILDCARDS = frozenset("*?[")
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 class Effect(StrEnum):
@@ -214,6 +217,37 @@ class TrustPolicy(BaseModel):
     """A tool whose description changed since it was pinned (a rug pull)."""
 
 
+class AsksPolicy(BaseModel):
+    """The review queue's asks."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    expire_after: timedelta | None = timedelta(hours=24)
+    """A pending ask no one answered for this long is `expired`, and the same call
+    decided again asks anew: `"24h"`, `"30m"`, `"90s"`, `"7d"`, or `"never"`."""
+
+    @field_validator("expire_after", mode="before")
+    @classmethod
+    def _duration(cls, value: object) -> object:
+        if isinstance(value, str):
+            if value.strip() == "never":
+                return None
+            found = _DURATION.match(value)
+            if found is None:
+                raise ValueError('a duration like "24h", "30m", "90s", "7d", or "never"')
+            return timedelta(seconds=float(found[1]) * _UNIT_SECONDS[found[2]])
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError('a duration like "24h", "30m", "90s", "7d", or "never"')
+        return timedelta(seconds=value)
+
+    @field_validator("expire_after")
+    @classmethod
+    def _positive(cls, value: timedelta | None) -> timedelta | None:
+        if value is not None and value <= timedelta(0):
+            raise ValueError('must be positive (or "never")')
+        return value
+
+
 class GuardPolicy(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -224,6 +258,7 @@ class GuardPolicy(BaseModel):
     params: ParamsPolicy = ParamsPolicy()
     flow: FlowPolicy = FlowPolicy()
     trust: TrustPolicy = TrustPolicy()
+    asks: AsksPolicy = AsksPolicy()
 
     @classmethod
     def load(cls, path: Path | None = None) -> GuardPolicy:

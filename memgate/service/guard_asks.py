@@ -10,6 +10,7 @@ decision of the same call.
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import anyio.to_thread
@@ -47,6 +48,42 @@ def asks_of(app: FastAPI) -> AskStore | None:
     return found if found is not None else None
 
 
+EXPIRER = "memgate:expiry"
+"""The `reviewer` of an ask that expired unanswered."""
+
+
+def _expire_after(app: FastAPI) -> timedelta | None:
+    guard = getattr(app.state, "guard", None)
+    return None if guard is None else guard.policy.asks.expire_after
+
+
+def expires_at(ask: GuardAsk, after: timedelta | None) -> datetime | None:
+    """When a pending ask expires: its own `expires_at`, else (stored before asks
+    expired) `created_at` + the policy's `expire_after`; None: never."""
+    if ask.expires_at is not None:
+        return ask.expires_at
+    return None if after is None else ask.created_at + after
+
+
+async def current(
+    asks: AskStore, ask: GuardAsk, after: timedelta | None, now: datetime | None = None
+) -> GuardAsk:
+    """The ask as it stands now: a pending one past its expiry is stored as
+    `expired` first (whichever replica looks first; an answer that came in
+    between stands)."""
+    due = expires_at(ask, after) if ask.state is AskState.PENDING else None
+    now = now or utcnow()
+    if due is None or now < due:
+        return ask
+    done = await asks.resolve(
+        ask.id, AskState.EXPIRED, reviewer=EXPIRER, note=f"no answer by {due.isoformat()}",
+        at=now, review_seq=None,
+    )  # fmt: skip
+    if done is not None:
+        return done
+    return await asks.get(ask.id) or ask
+
+
 def may_see(principal: Principal, ask: GuardAsk) -> bool:
     """The key that asked, or a reviewer or admin whose scope covers one of the
     asking key's namespaces (an unscoped asker: unscoped reviewers only)."""
@@ -70,7 +107,12 @@ async def settle(
         records = await store.append([decision_event(call, decision, principal.actor)])
         return decision.model_copy(update={"audit_seq": records[0].seq})
     digest = call_digest(guard.scanner.fingerprint, principal.actor, call)
+    after = guard.policy.asks.expire_after
     known = await asks.answer(digest)
+    if known is not None:
+        known = await current(asks, known, after)
+        if known.state is AskState.EXPIRED:
+            known = None  # no one answered in time: ask anew
     if (
         known is not None
         and known.state is AskState.ALLOWED
@@ -87,12 +129,15 @@ async def settle(
     def redact(text: str) -> str:
         return guard.scanner.scan(text, Source.AGENT).redacted
 
+    now = utcnow()
     ask = await anyio.to_thread.run_sync(
         lambda: new_ask(
             call, decision, digest=digest, actor=principal.actor,
-            namespaces=principal.namespaces, audit_seq=seq, at=utcnow(), redact=redact,
+            namespaces=principal.namespaces, audit_seq=seq, at=now, redact=redact,
         )
     )  # fmt: skip
+    if after is not None:
+        ask = ask.model_copy(update={"expires_at": now + after})
     stored = await asks.add(ask)
     if stored.id == ask.id:
         await tell(app, stored)
@@ -116,7 +161,8 @@ async def visible_ask(app: FastAPI, principal: Principal, ask_id: str) -> GuardA
     ask = None if asks is None else await asks.get(ask_id)
     if ask is None or not may_see(principal, ask):
         raise NotFound(f"no guard ask {ask_id} visible to this key")
-    return ask
+    assert asks is not None  # noqa: S101 - it was found there
+    return await current(asks, ask, _expire_after(app))
 
 
 async def pending_asks(app: FastAPI, principal: Principal, limit: int = 50) -> list[GuardAsk]:
@@ -124,14 +170,21 @@ async def pending_asks(app: FastAPI, principal: Principal, limit: int = 50) -> l
     asks = asks_of(app)
     if asks is None:
         return []
+    after, now = _expire_after(app), utcnow()
     shown: list[GuardAsk] = []
     offset = 0
     while len(shown) < limit:
         page = await asks.pending(limit=200, offset=offset)
-        shown.extend(a for a in page if may_see(principal, a) and a.actor != principal.actor)
+        expired = 0
+        for a in page:
+            a = await current(asks, a, after, now)
+            if a.state is not AskState.PENDING:
+                expired += 1  # no longer in the pending list: the next page moves up
+            elif may_see(principal, a) and a.actor != principal.actor:
+                shown.append(a)
         if len(page) < 200:
             break
-        offset += 200
+        offset += 200 - expired
     return shown[:limit]
 
 
@@ -145,6 +198,8 @@ async def review(
     ask = await visible_ask(app, principal, ask_id)
     if principal.actor == ask.actor:
         raise ReviewRefused(f"{principal.actor} asked {ask_id} and cannot answer it")
+    if ask.state is AskState.EXPIRED:
+        raise ReviewRefused(f"{ask_id} expired unanswered ({ask.note}): the call asks anew")
     if ask.state is not AskState.PENDING:
         raise ReviewRefused(f"{ask_id} was {ask.state.value} already by {ask.reviewer}")
     asks = asks_of(app)

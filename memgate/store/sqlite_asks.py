@@ -49,7 +49,9 @@ class SqliteAsks:
             db.execute("PRAGMA busy_timeout=5000")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
+            script = (schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8")
+            _migrate(db, script)
+            db.executescript(script)
             self._db = db
         return self._db
 
@@ -182,3 +184,32 @@ class SqliteAsks:
                     self._db = None
 
         await asyncio.to_thread(job)
+
+
+def _migrate(db: sqlite3.Connection, script: str) -> None:
+    """A table made before asks expired (its CHECK lacks 'expired', and SQLite
+    cannot alter a CHECK): rebuilt with the schema file's definition, rows kept,
+    in one transaction."""
+    row = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'guard_asks'"
+    ).fetchone()
+    if row is None or "'expired'" in row[0]:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("ALTER TABLE guard_asks RENAME TO guard_asks_before_expiry")
+        for name in ("guard_asks_pending", "guard_asks_digest", "guard_asks_waiting"):
+            db.execute(f"DROP INDEX IF EXISTS {name}")
+        code = "\n".join(ln for ln in script.splitlines() if not ln.lstrip().startswith("--"))
+        for statement in code.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute(
+            "INSERT INTO guard_asks (id, digest, state, created_at, used_at, body)"
+            " SELECT id, digest, state, created_at, used_at, body FROM guard_asks_before_expiry"
+        )
+        db.execute("DROP TABLE guard_asks_before_expiry")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise

@@ -6,7 +6,7 @@
 CREATE TABLE IF NOT EXISTS guard_asks (
     id          TEXT PRIMARY KEY,
     digest      TEXT NOT NULL,
-    state       TEXT NOT NULL CHECK (state IN ('pending', 'allowed', 'denied')),
+    state       TEXT NOT NULL CHECK (state IN ('pending', 'allowed', 'denied', 'expired')),
     created_at  REAL NOT NULL,
     used_at     REAL,
     body        TEXT NOT NULL
@@ -16,3 +16,5 @@ CREATE UNIQUE INDEX IF NOT EXISTS guard_asks_pending
     ON guard_asks (digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS guard_asks_digest ON guard_asks (digest, created_at);
 CREATE INDEX IF NOT EXISTS guard_asks_waiting ON guard_asks (created_at) WHERE state = 'pending';
+-- (A table made before asks expired, whose check lacks 'expired', is rebuilt
+-- with this definition by memgate.store.sqlite_asks when it opens.)

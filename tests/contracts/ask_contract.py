@@ -135,3 +135,27 @@ class AskContract(ABC):
             assert len(await store.pending()) == 1
 
         self._go(tmp_path, body)
+
+    def test_an_expired_ask_leaves_the_queue_and_the_call_asks_anew(self, tmp_path: Path) -> None:
+        async def body(store: AskStore) -> None:
+            later = T0 + timedelta(hours=25)
+            await store.add(ask(1, expires_at=T0 + timedelta(hours=24)))
+            gone = await store.resolve(
+                "ask_1", AskState.EXPIRED, reviewer="memgate:expiry", note="unanswered",
+                at=later, review_seq=None,
+            )  # fmt: skip
+            assert gone is not None and gone.state is AskState.EXPIRED
+            assert gone.expires_at == T0 + timedelta(hours=24)
+            assert await store.get("ask_1") == gone
+            assert await store.pending() == []
+            # an expired ask is answered no more
+            answer = await store.resolve(
+                "ask_1", AskState.ALLOWED, reviewer="key:r", note=None, at=later, review_seq=3
+            )
+            assert answer is None
+            # the same call (digest) asks anew: a new pending item
+            fresh = await store.add(ask(2, created_at=later))
+            assert fresh.id == "ask_2" and await store.pending() == [fresh]
+            assert await store.answer("d1") == fresh
+
+        self._go(tmp_path, body)

@@ -144,7 +144,9 @@ async def list_asks(
 @router.get(
     "/v1/guard/asks/{ask_id}",
     summary="One ask and its answer",
-    description="`state`: pending, allowed or denied (with `reviewer` and `note`). The "
+    description="`state`: pending, allowed or denied (with `reviewer` and `note`), or "
+    "expired (no answer by `expires_at`: the policy's `[asks] expire_after`; the same call "
+    "decided again asks anew). The "
     "key that asked may read it (poll it, or decide the same call again), and reviewers "
     "and admins whose scope covers it; anyone else gets 404.",
     responses=NO_ASK,
