@@ -87,3 +87,46 @@ class TestSqliteAsks(AskContract):
 class TestPostgresAsks(AskContract):
     async def open_asks(self, tmp_path: Path) -> AskStore:
         return PostgresAsks(pg_server().fresh_url())
+
+    def test_a_table_from_before_expiry_takes_expired_asks(self, tmp_path: Path) -> None:
+        """A guard_asks table whose state check lacks 'expired' (made before asks
+        expired) gets the new check when the store first connects, rows kept."""
+        import psycopg
+
+        from memgate.domain.asks import AskState
+        from tests.contracts import run
+        from tests.contracts.ask_contract import T0, ask
+
+        url = pg_server().fresh_url()
+        with psycopg.connect(url, autocommit=True) as old:
+            old.execute(
+                "CREATE TABLE guard_asks (id text PRIMARY KEY, digest text NOT NULL,"
+                " state text NOT NULL CHECK (state IN ('pending', 'allowed', 'denied')),"
+                " created_at double precision NOT NULL, used_at double precision,"
+                " body jsonb NOT NULL)"
+            )
+            old.execute(
+                "INSERT INTO guard_asks VALUES (%s, %s, 'pending', %s, NULL, %s)",
+                ("ask_1", "d1", ask(1).created_at.timestamp(), ask(1).model_dump_json()),
+            )
+
+        async def go() -> None:
+            store = PostgresAsks(url)
+            try:
+                assert await store.get("ask_1") == ask(1)
+                done = await store.resolve(
+                    "ask_1", AskState.EXPIRED, reviewer="memgate:expiry", note=None, at=T0,
+                    review_seq=None,
+                )  # fmt: skip
+                assert done is not None and done.state is AskState.EXPIRED
+                assert await store.pending() == []
+            finally:
+                await store.close()
+
+        run(go())
+        with psycopg.connect(url, autocommit=True) as check:
+            checks = check.execute(
+                "SELECT count(*) FROM pg_constraint"
+                " WHERE conrelid = 'guard_asks'::regclass AND contype = 'c'"
+            ).fetchone()
+            assert checks == (1,)
