@@ -489,7 +489,12 @@ class GraphProjection:
             lag=max(head_seq - applied.events_seq, 0) + pending,
             last_error=self._last_error,
             set_aside=applied.set_aside_count,
-            set_aside_rows=applied.set_aside[:SET_ASIDE_LISTED],
+            # Events and reads are projected by separate batches, so the order rows
+            # were set aside in depends on timing: listed by (kind, seq), a status
+            # reads the same before and after a restart or a rebuild.
+            set_aside_rows=tuple(sorted(applied.set_aside, key=lambda r: (r.kind, r.seq)))[
+                :SET_ASIDE_LISTED
+            ],
         )
 
     # -- investigations ----------------------------------------------------------------
