@@ -99,6 +99,8 @@ class TestPostgresAsks(AskContract):
 
         url = pg_server().fresh_url()
         with psycopg.connect(url, autocommit=True) as old:
+            # fresh_url may hand out an emptied schema whose tables were kept
+            old.execute("DROP TABLE IF EXISTS guard_asks")
             old.execute(
                 "CREATE TABLE guard_asks (id text PRIMARY KEY, digest text NOT NULL,"
                 " state text NOT NULL CHECK (state IN ('pending', 'allowed', 'denied')),"

@@ -20,7 +20,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from memgate.domain.asks import AskState, GuardAsk
 from memgate.errors import StorageError
-from memgate.store.postgres import schema_dir, where
+from memgate.store.postgres import schema_dir
+from memgate.store.postgres_pool import LazyPool
 
 __all__ = ["PostgresAsks"]
 
@@ -44,37 +45,23 @@ _USE = (
 )
 
 
+async def _schema(conn: Any) -> None:
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (LOCK,))
+        await conn.execute((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
+
+
 class PostgresAsks:
     """Ask store on the database at `url` (the store's)."""
 
     def __init__(self, url: str, *, max_size: int = 2) -> None:
         self._url = url
-        self._max_size = max_size
-        self._pool: AsyncConnectionPool[Any] | None = None
+        self._pool = LazyPool(
+            url, name="memgate-guard-asks", what="guard asks", max_size=max_size, setup=_schema
+        )
 
     async def _connection_pool(self) -> AsyncConnectionPool[Any]:
-        if self._pool is None:
-            pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-                self._url,
-                min_size=1,
-                max_size=self._max_size,
-                kwargs={"autocommit": True},
-                open=False,
-                name="memgate-guard-asks",
-            )
-            try:
-                await pool.open(wait=True, timeout=30)
-                async with pool.connection() as conn, conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (LOCK,))
-                    await conn.execute((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
-            except Exception as exc:
-                await pool.close()
-                raise StorageError(
-                    f"guard asks: PostgreSQL at {where(self._url)} is unreachable"
-                    f" ({exc.__class__.__name__})"
-                ) from None
-            self._pool = pool
-        return self._pool
+        return await self._pool.get()
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, list[Any]]:
         pool = await self._connection_pool()
@@ -143,6 +130,4 @@ class PostgresAsks:
         return count == 1
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        await self._pool.close()

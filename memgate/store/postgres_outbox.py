@@ -26,6 +26,7 @@ from memgate.domain.notices import Notice, NoticeKind, notice_for
 from memgate.domain.ports import OutboxEntry, OutboxStatus
 from memgate.errors import StorageError
 from memgate.store.postgres import where
+from memgate.store.postgres_pool import LazyPool
 
 __all__ = ["PostgresOutbox"]
 
@@ -68,29 +69,10 @@ class PostgresOutbox:
 
     def __init__(self, url: str, *, max_size: int = 2) -> None:
         self._url = url
-        self._max_size = max_size
-        self._pool: AsyncConnectionPool[Any] | None = None
+        self._pool = LazyPool(url, name="memgate-outbox", what="outbox", max_size=max_size)
 
     async def _connection_pool(self) -> AsyncConnectionPool[Any]:
-        if self._pool is None:
-            pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-                self._url,
-                min_size=1,
-                max_size=self._max_size,
-                kwargs={"autocommit": True},
-                open=False,
-                name="memgate-outbox",
-            )
-            try:
-                await pool.open(wait=True, timeout=30)
-            except Exception as exc:
-                await pool.close()
-                raise StorageError(
-                    f"outbox: PostgreSQL at {where(self._url)} is unreachable"
-                    f" ({exc.__class__.__name__})"
-                ) from None
-            self._pool = pool
-        return self._pool
+        return await self._pool.get()
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, list[Any]]:
         pool = await self._connection_pool()
@@ -187,6 +169,4 @@ class PostgresOutbox:
         return count
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        await self._pool.close()
