@@ -57,7 +57,7 @@ from memgate.domain.graph import (
 from memgate.domain.ports import Lease, ReadRecord, Store
 from memgate.errors import GraphUnavailable
 from memgate.graph import investigate
-from memgate.graph.backend import SET_ASIDE_KEPT, GraphBackend, Marks
+from memgate.graph.backend import SET_ASIDE_KEPT, GraphBackend, GraphMoved, Marks
 from memgate.graph.rows import aside_event, aside_read, event_batch, micros, read_batch
 from memgate.graph.schema import check_depth
 from memgate.graph.server import GraphRefused
@@ -261,6 +261,14 @@ class GraphProjection:
                 await self._pipeline()
             except asyncio.CancelledError:
                 raise
+            except GraphMoved as exc:
+                # The graph answers; its marks are not where this projector left
+                # them (another projector wrote, or the server came back empty):
+                # re-read them at once. Flagging the graph unavailable here made a
+                # `sync` arriving in the backoff give up although nothing was down.
+                log.info("graph projection: %s", exc)
+                await asyncio.sleep(0)
+                continue
             except GraphUnavailable as exc:
                 self._set_available(False, str(exc))
                 self._attempted.set()
