@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -118,8 +119,12 @@ def test_a_postgres_lease_holder_killed_frees_it(postgres: PgServer) -> None:  #
         assert held == [(1,)]
     finally:
         kill(child)
-    # The server sees the connection close as the process dies: free at once.
-    assert run(try_once())
+    # The server sees the connection close as the process dies and frees the
+    # lock when that backend exits: soon, though not before kill() returns.
+    deadline = time.monotonic() + 10
+    while not run(try_once()):
+        assert time.monotonic() < deadline, "the killed holder's lock was never freed"
+        time.sleep(0.05)
 
 
 def test_a_lost_connection_is_a_lost_lease(postgres: PgServer) -> None:  # noqa: F811

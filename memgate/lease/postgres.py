@@ -105,4 +105,10 @@ class PostgresLease:
             await self._drop()
 
     async def close(self) -> None:
+        # Unlock before closing: the server ends the session (and frees its
+        # locks) only after the client has gone, so a replica trying right
+        # after a bare close could still find the lock taken.
+        if self._holding and self._conn is not None and not self._conn.closed:
+            with contextlib.suppress(psycopg.Error):
+                await self._conn.execute("SELECT pg_advisory_unlock_all()")
         await self._drop()
