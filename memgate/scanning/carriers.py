@@ -83,6 +83,7 @@ _WARN = re.compile(
     r"indicators? of compromise|IOCs?|hunt(?:ing)? (?:for|quer(?:y|ies))|"
     r"(?:was|were|been) (?:seen|observed))\b"
     r"|不要|禁止|切勿|严禁|避免|危险|不安全|恶意|攻击者|例如|比如|拦截|警告|不允许|别用|监控|告警|狩猎"
+
 )
 # A unified diff (`git diff`, `git show`, a patch pasted into a review): its
 # added and context lines are the code that will run, with the `+` / ` ` marker
@@ -100,6 +101,53 @@ def is_diff(text: str) -> bool:
     return ("@@ -" in text or "diff --git" in text or "+++ " in text) and (
         DIFF_MARK.search(text) is not None
     )
+
+
+# A review that quotes the vulnerable code under a label and its fix under
+# another ("Before:" / "After:", "修改前：" / "修改后："): the quoted code is a
+# mention, the fix is the code.
+BEFORE_LABEL = re.compile(
+    r"(?im)^[ \t#/*>-]*(?:before|vulnerable|insecure|bad|unsafe|wrong|old|don'?t|"
+    r"修改前|有漏洞的写法|错误写法|旧写法)(?:\s+(?:code|version|form))?\s*[:：][ \t]*$"
+)
+AFTER_LABEL = re.compile(
+    r"(?im)^[ \t#/*>-]*(?:after|fixed|secure|good|safe|correct|new|do|"
+    r"修改后|修复后|正确写法|新写法)"
+    r"(?:\s+(?:code|version|form))?\s*[:：][ \t]*$"
+)
+# A bare review diff (no hunk header): `- old line` / `+ new line` side by side.
+_BARE_DIFF_LINE = re.compile(r"[-+](?![-+])[ \t]?\S")
+_CODE_CHAR = re.compile(r"[(){}\[\]=;|$<>]")
+
+
+def before_fix_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of `text` that quote code a fix replaces: a section under a
+    "Before:"-style label that an "After:"-style section follows (a label with
+    no fix after it quotes nothing), and the removed lines of a bare review diff
+    (a run of `-` / `+` lines holding both, the removed ones code-like)."""
+    spans: list[tuple[int, int]] = []
+    if ":" in text or "：" in text:
+        for m in BEFORE_LABEL.finditer(text):
+            after = AFTER_LABEL.search(text, m.end())
+            if after is not None and text[after.end() :].strip():
+                spans.append((m.end(), after.start()))
+    if "\n-" in text or text.startswith("-"):
+        run: list[tuple[int, int, str]] = []
+        pos = 0
+        for line in [*text.split("\n"), ""]:
+            if _BARE_DIFF_LINE.match(line):
+                run.append((pos, pos + len(line), line[0]))
+            else:
+                marks = {m for _, _, m in run}
+                if marks == {"-", "+"}:
+                    spans.extend(
+                        (lo, hi)
+                        for lo, hi, m in run
+                        if m == "-" and _CODE_CHAR.search(text, lo, hi)
+                    )
+                run = []
+            pos += len(line) + 1
+    return spans
 
 
 _DOCKER_ADD = re.compile(r"^\s*ADD\s+(?:--\S+\s+)*(https?://\S+)\s+(\S+)\s*$")
@@ -123,6 +171,17 @@ class Carrier:
     """Quoted in a sentence that warns or describes: weighs little."""
     verbatim: bool = True
     """`text` is a slice of the scanned text (False: unescaped or decoded)."""
+
+
+# The object of a change that takes code out ("removes `eval(...)`", "去掉了
+# `pickle.loads`"): right before the span, so "remove X and add `curl|sh`" is
+# still judged.
+_TAKEN_OUT = re.compile(
+    r"(?i)(?:\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|"
+    r"drop(?:s|ped|ping)?|get(?:s|ting)? rid of)(?:\s+(?:the|this|that|an?|all|every|its|our))?"
+    r"(?:\s+(?:old|unsafe|insecure|vulnerable|risky|call(?:s)? to|use(?:s)? of))?"
+    r"|(?:删除|删掉|去掉|移除|废弃)了?)\s*\Z"
+)
 
 
 def is_placeholder_doc(text: str) -> bool:
@@ -273,7 +332,12 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         prose = _has_words(outside, 3)
         mention = prose and is_mention(outside)
         for m in spans:
-            out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=mention))
+            taken_out = _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start()) is not None
+            out.append(
+                Carrier(
+                    start + m.start(1), m.group(1), None, group, mention=mention or taken_out
+                )
+            )
         if line.count("`") >= 3 and line.count("`") % 2 == 0 and len(spans) < line.count("`") // 2:
             # backticks nested in the code (`php -r '…`cmd`…'`) left some unpaired:
             # the outer span is the command

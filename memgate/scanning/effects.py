@@ -1568,7 +1568,7 @@ def text_effects(text: str, stmt: Stmt, among: frozenset[str] | None = None) -> 
         and not present.isdisjoint(lex.SECRET_WORDS)
         and (
             _has_match(lex.SECRET_API, lex.SECRET_API_LITERALS, text)
-            or lex.SECRET_VAR.search(text)
+            or _secret_var_as_data(text)
             or _reads_secret_path(text)
         )
     ):
@@ -1747,6 +1747,26 @@ def _flow(model: _Model) -> None:
             inherited.add("fetch")
         if "exec_file" in stmt.tags and inherited & {"fetch", "decode", "lolbin_fetch"}:
             stmt.tags.add("exec")
+
+
+_DESTINATION_NAME = re.compile(r"(?i)(?:URL|URI|WEBHOOK|HOOK|ENDPOINT)\W*\Z")
+_DATA_BEFORE = re.compile(
+    r"(?:=|-d|--data[\w-]*|-F|--form[\w-]*|-H|--header|-T|--upload-file|-b|--cookie"
+    r"|-u|--user|--body|-Body|-InFile|--post-data|--post-file)[\s\"'=]*\Z"
+)
+
+
+def _secret_var_as_data(text: str) -> bool:
+    """A secret variable in the statement that is data, not the destination: a
+    webhook's address kept as a CI secret (`curl -d '{"text":"failed"}'
+    "${{ secrets.SLACK_WEBHOOK_URL }}"`) is where the message goes, not what it
+    carries; the same variable after `-d`, in a header or in an assignment is data."""
+    for m in lex.SECRET_VAR.finditer(text):
+        if not _DESTINATION_NAME.search(m.group(0)):
+            return True
+        if _DATA_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            return True
+    return False
 
 
 def foreign(hosts: Sequence[str]) -> bool:

@@ -70,6 +70,7 @@ from memgate.scanning._code_py import (
 )
 from memgate.scanning._py_effects import Effect, EffectSet, python_effects
 from memgate.scanning.analyzer import Hit, ScanContext
+from memgate.scanning.carriers import BEFORE_LABEL, before_fix_spans
 from memgate.scanning.rules import Rule
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "pycon", "ipython"})
@@ -272,7 +273,7 @@ class PythonAstAnalyzer:
             text = "".join(blanked)
             chunk = Chunk(chunk.kind, chunk.span, text, chunk.language)
         hits = inline + self._analyze(chunk, text)
-        if hits and ":" in text and _BEFORE.search(text):
+        if hits and ":" in text and BEFORE_LABEL.search(text):
             hits = _quoted_before_fix(chunk.text, hits)
         return hits
 
@@ -600,27 +601,10 @@ def _strs(value: object) -> tuple[str, ...]:
     return ()
 
 
-# A review that quotes the vulnerable line under a label and its fix under
-# another: the quoted line is a mention, the fix is the code.
-_BEFORE = re.compile(
-    r"(?im)^[ \t#/*>-]*(?:before|vulnerable|insecure|bad|unsafe|wrong|old|don'?t|"
-    r"修改前|有漏洞的写法|错误写法|旧写法)(?:\s+(?:code|version|form))?\s*[:：][ \t]*$"
-)
-_AFTER = re.compile(
-    r"(?im)^[ \t#/*>-]*(?:after|fixed|secure|good|safe|correct|new|do|"
-    r"修改后|修复后|正确写法|新写法)"
-    r"(?:\s+(?:code|version|form))?\s*[:：][ \t]*$"
-)
-
-
 def _quoted_before_fix(text: str, hits: list[Hit]) -> list[Hit]:
     """Hits inside a "Before:" section that an "After:" section follows weigh as
     mentions (info). A "Before:" with no fix after it quotes nothing."""
-    spans: list[tuple[int, int]] = []
-    for m in _BEFORE.finditer(text):
-        after = _AFTER.search(text, m.end())
-        if after is not None:
-            spans.append((m.end(), after.start()))
+    spans = before_fix_spans(text)
     if not spans:
         return hits
     return [

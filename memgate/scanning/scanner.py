@@ -26,7 +26,7 @@ from memgate.chunking import (
 )
 from memgate.domain import Category, Chunk, ChunkKind, ChunkSummary, Finding, Severity, Source, Span
 from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
-from memgate.scanning.carriers import is_diff
+from memgate.scanning.carriers import before_fix_spans, is_diff
 from memgate.scanning.effects import python_carriers
 from memgate.scanning.rules import Rule, RuleSet
 
@@ -284,8 +284,7 @@ class Scanner:
                 values.setdefault(item.value, (item.rule.id, self.fingerprint(secret)))
         spans = _merge(values)
         redacted = _redact(original, spans)
-        if is_diff(original):
-            located = _removed_in_diff(original, located)
+        located = _quoted_code(original, located)
         findings = tuple(
             Finding(
                 rule_id=item.rule.id,
@@ -318,17 +317,20 @@ _BEHAVIOUR = frozenset(
 )
 
 
-def _removed_in_diff(original: str, located: Sequence[_Located]) -> list[_Located]:
-    """Behaviour findings that lie on lines a unified diff removes weigh like a
-    quoted call: the diff takes that code out (a fix under review, a commit that
-    drops a risky step). Secrets and personal data on those lines keep their
-    weight, and so does whatever the added lines do."""
-    removed: list[tuple[int, int]] = []
-    pos = 0
-    for line in original.split("\n"):
-        if line.startswith("-") and not line.startswith("---"):
-            removed.append((pos, pos + len(line)))
-        pos += len(line) + 1
+def _quoted_code(original: str, located: Sequence[_Located]) -> list[_Located]:
+    """Behaviour findings that lie on code a fix takes out weigh like a quoted
+    call: the lines a unified diff removes (a fix under review, a commit that
+    drops a risky step), and the code a review quotes before its fix ("Before:"
+    ... "After:", a bare `-` / `+` diff), wherever the chunker cut the text.
+    Secrets and personal data there keep their weight, and so does whatever the
+    fix does."""
+    removed: list[tuple[int, int]] = before_fix_spans(original)
+    if is_diff(original):
+        pos = 0
+        for line in original.split("\n"):
+            if line.startswith("-") and not line.startswith("---"):
+                removed.append((pos, pos + len(line)))
+            pos += len(line) + 1
     if not removed:
         return list(located)
     out: list[_Located] = []
@@ -339,7 +341,7 @@ def _removed_in_diff(original: str, located: Sequence[_Located]) -> list[_Locate
         ):
             hit = item.hit
             conf = item.rule.confidence if hit.confidence is None else hit.confidence
-            why = "on a line the diff removes"
+            why = "on code a fix takes out"
             note = f"{hit.note}; {why}" if hit.note else why
             item = _Located(
                 rule=item.rule,
