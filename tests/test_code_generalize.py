@@ -318,7 +318,7 @@ def test_code_that_stays_or_comes_in_is_judged(inspector: Inspector, text: str) 
 
 
 def test_a_ci_secret_that_is_the_webhook_address_is_not_sent_away(inspector: Inspector) -> None:
-    notify = "- name: Notify\n  if: failure()\n  run: curl -s -X POST -d '{\"text\":\"nightly failed\"}' \"${{ secrets.TEAMS_WEBHOOK_URL }}\""
+    notify = '- name: Notify\n  if: failure()\n  run: curl -s -X POST -d \'{"text":"nightly failed"}\' "${{ secrets.TEAMS_WEBHOOK_URL }}"'
     decision, fired = _scan(inspector, notify, Source.DOCUMENT)
     assert decision is Decision.APPROVE, fired
     for leak in (

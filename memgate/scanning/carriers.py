@@ -83,7 +83,6 @@ _WARN = re.compile(
     r"indicators? of compromise|IOCs?|hunt(?:ing)? (?:for|quer(?:y|ies))|"
     r"(?:was|were|been) (?:seen|observed))\b"
     r"|不要|禁止|切勿|严禁|避免|危险|不安全|恶意|攻击者|例如|比如|拦截|警告|不允许|别用|监控|告警|狩猎"
-
 )
 # A unified diff (`git diff`, `git show`, a patch pasted into a review): its
 # added and context lines are the code that will run, with the `+` / ` ` marker
@@ -334,9 +333,7 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         for m in spans:
             taken_out = _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start()) is not None
             out.append(
-                Carrier(
-                    start + m.start(1), m.group(1), None, group, mention=mention or taken_out
-                )
+                Carrier(start + m.start(1), m.group(1), None, group, mention=mention or taken_out)
             )
         if line.count("`") >= 3 and line.count("`") % 2 == 0 and len(spans) < line.count("`") // 2:
             # backticks nested in the code (`php -r '…`cmd`…'`) left some unpaired:
