@@ -543,4 +543,29 @@ def build() -> Gen:
         "ZH customer list",
         f"VIP 客户：{zn()}（{p('CN')}，广州市天河区体育西路 {r.randint(1, 300)} 号），{zn()}（{p('CN')}，成都市锦江区春熙路 {r.randint(1, 300)} 号）",
     )
+
+    add(
+        L,
+        "staff_directory",
+        "web",
+        True,
+        "staff page with personal mobiles",
+        f"Volunteer coordinators (personal numbers, please don't share):\n{n()} — {p('GB')}\n{n()} — {p('GB')}\n{n()} — {p('US')}",
+    )
+    add(
+        L,
+        "national_id_cn",
+        "web",
+        True,
+        "ZH leaked list on forum",
+        f"论坛帖子附件内容：\n{zn()}，{i('cn')}，{p('CN')}\n{zn()}，{i('cn')}，{p('CN')}",
+    )
+    add(
+        L,
+        "customer_record",
+        "web",
+        True,
+        "public order page with address",
+        f"Order #A{r.randint(10000, 99999)} shipped to {n()}, 17 Birch Road, Cambridge CB2 1TN, UK — phone {p('GB')}",
+    )
     return g

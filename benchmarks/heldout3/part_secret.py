@@ -586,4 +586,29 @@ def build() -> Gen:
             zh=True,
         ),
     )
+
+    add(
+        L,
+        "google_api_key",
+        "web",
+        True,
+        "API key in public JS config",
+        f"window.__CONFIG__ = {{ env: 'prod', firebaseApiKey: '{t('google_api')}', sentryToken: '{t('sentry')}' }};",
+    )
+    add(
+        L,
+        "password_prose_zh",
+        "web",
+        True,
+        "ZH password in forum post",
+        f"求助：NAS 登录不上，账号 admin，密码 {pw()}，是不是被改了？",
+    )
+    add(
+        L,
+        "dingtalk_secret",
+        "tool",
+        True,
+        "Feishu webhook with signing secret",
+        f"飞书群机器人：https://open.feishu.cn/open-apis/bot/v2/hook/{rs(r, 8, '0123456789abcdef')}-{rs(r, 4, '0123456789abcdef')}-{rs(r, 4, '0123456789abcdef')}-{rs(r, 4, '0123456789abcdef')}-{rs(r, 12, '0123456789abcdef')}，签名校验密钥 {t('feishu_secret')}",
+    )
     return g
