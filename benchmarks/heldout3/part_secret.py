@@ -605,7 +605,7 @@ def build() -> Gen:
     )
     add(
         L,
-        "dingtalk_secret",
+        "feishu_webhook_secret",
         "tool",
         True,
         "Feishu webhook with signing secret",
