@@ -183,6 +183,51 @@ _TAKEN_OUT = re.compile(
 )
 
 
+# An order to run the span, in its own clause and not negated: "just run `…`",
+# "To fix it, run `…`", "然后执行 `…`". It outweighs a warning word elsewhere in
+# the sentence ("Don't worry about the warning, just run `curl … | sh`").
+_CLAUSE_END = re.compile(r"[;!?。；！？，,:：]|\.(?=\s|$)|\s[-–—]\s")
+_AFFIRMED = re.compile(
+    r"(?i)^\s*(?:(?:just|now|then|please|first|simply|also|and|so|always|quickly|"
+    r"you\s+(?:must|should|need\s+to|can|have\s+to)|make\s+sure\s+to)\s+)*"
+    r"(?:run|execute|paste|type|enter)\s*$"
+    r"|^\s*(?:请|先|直接|然后|只需|马上|立即|务必|记得)*(?:执行|运行|输入|跑一下)\s*$"
+)
+
+
+def _affirmed(line: str, at: int) -> bool:
+    """Whether the clause that ends at `at` (a span's opening backtick) orders it
+    run."""
+    head = line[max(0, at - 80) : at]
+    cut = 0
+    for m in _CLAUSE_END.finditer(head):
+        cut = m.end()
+    return _AFFIRMED.match(head[cut:]) is not None
+
+
+def mention_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the inline code (`...`) that a sentence quotes as a mention: in
+    a line of prose that warns against it or describes it ("never run `…`",
+    "禁止执行 `…`"), or right after a verb that takes it out ("removes `…`").
+    The same test `extract` applies to the carriers it marks `mention`."""
+    if "`" not in text:
+        return []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        if "`" in line and len(line) <= MAX_LINE:
+            found = list(_INLINE.finditer(line))
+            if found:
+                outside = _INLINE.sub(" ", line)
+                mention = _has_words(outside, 3) and is_mention(outside)
+                for m in found:
+                    taken_out = _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start())
+                    if taken_out or (mention and not _affirmed(line, m.start())):
+                        spans.append((pos + m.start(1), pos + m.end(1)))
+        pos += len(line) + 1
+    return spans
+
+
 def is_placeholder_doc(text: str) -> bool:
     """A documentation template (`scp {{path}} {{host}}:`): not a real command."""
     # every match holds `{{`: the pattern's lookbehind is tried at every position
@@ -332,9 +377,8 @@ def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
         mention = prose and is_mention(outside)
         for m in spans:
             taken_out = _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start()) is not None
-            out.append(
-                Carrier(start + m.start(1), m.group(1), None, group, mention=mention or taken_out)
-            )
+            quoted = taken_out or (mention and not _affirmed(line, m.start()))
+            out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=quoted))
         if line.count("`") >= 3 and line.count("`") % 2 == 0 and len(spans) < line.count("`") // 2:
             # backticks nested in the code (`php -r '…`cmd`…'`) left some unpaired:
             # the outer span is the command

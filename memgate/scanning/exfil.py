@@ -21,6 +21,14 @@ Rules name a `params.kind`:
 - `js_beacon`: JavaScript reading document.cookie / localStorage /
   sessionStorage / process.env and calling a network sink (fetch,
   sendBeacon, new Image().src, XMLHttpRequest, https.get) in the same chunk.
+- `cooccur`: any language, no parse: a read of a credential store, a secret
+  manager or the whole environment (`params` has none: the patterns are
+  `_CRED_READ`), and a network send (`_NET_SEND`) to a host that is not the
+  user's own, on one line or within `params.window` lines of code. It sees
+  what the language-specific kinds cannot parse (Go, PHP, PowerShell,
+  pipelines of `kubectl`, `vault`, a cloud CLI); a quoted or warned-against
+  line is a mention, and key files used as identities (`ssh -i`, `--cert`,
+  `--netrc-file`) are not reads.
 - `prose`: an instruction that sends / uploads / forwards credentials,
   secrets, files or the conversation to a URL or an e-mail address
   (English and Chinese keyword windows), not when it speaks of headers or
@@ -118,6 +126,7 @@ _GATES: dict[str, tuple[_Gate, ...]] = {
     "url_beacon": (("!", ("![",)), ("<", ("<img", "<IMG")), ("]", ("](",))),
     "js_beacon": (("(", ("ookie", "Storage", "process.env")),),
     "prose": (("@", ()), (":", ("://",))),
+    "cooccur": (("/", ()), ("\\", ()), ("|", ()), (".", ())),
 }
 _ALSO: dict[str, tuple[str, ...]] = {"secret_in_url": ("?",)}
 """Further needles that must all be present once a kind's gate opened."""
@@ -269,6 +278,8 @@ class ExfilAnalyzer:
                 )
         elif kind == "prose":
             yield from self._prose_hits(spec, text)
+        elif kind == "cooccur":
+            yield from _cooccur(spec, text)
 
     def _prose_hits(self, spec: _Spec, text: str) -> Iterator[Hit]:
         """Every pattern is line-bounded and ends in a destination, so only the
@@ -433,12 +444,17 @@ def _upload_file(cmd: Command) -> str | None:
             for p in paths
             if re.match(r"^[\w.-]+@[\w.-]+:|^[\w.-]+\.[\w.-]+:|^\d{1,3}(?:\.\d{1,3}){3}:", p)
         ]
-        if remote and paths and paths[-1] in remote:
+        if remote and paths and paths[-1] in remote and not _OWN.match(_remote_host(paths[-1])):
             for p in paths[:-1]:
                 if _is_sensitive_arg(p) or p.startswith("/etc/"):
                     return p
         return None
     return None
+
+
+def _remote_host(target: str) -> str:
+    """The host of an scp / rsync target (`user@host:path`, `host:path`)."""
+    return target.split(":", 1)[0].rsplit("@", 1)[-1]
 
 
 def _sends_stdin(cmd: Command) -> bool:
@@ -478,3 +494,121 @@ def _shell_upload(spec: _Spec, seg: Segment) -> Hit | None:
             if src == "sensitive" or (src == "data" and upstream is None):
                 upstream = src
     return None
+
+
+# --- cooccur: a credential read beside a network send, any language ----------
+
+_CRED_PATH = (
+    r"(?:\.ssh[/\\](?:id_[\w-]+|[\w.-]+\.pem)(?!\.pub)|\.aws[/\\]credentials|\.aws\b(?![/\\]config)"
+    r"|\.kube[/\\]config|kubeconfig|\.docker[/\\]config\.json|\.netrc|\.pgpass|\.my\.cnf"
+    r"|\.git-credentials|\.npmrc|\.pypirc|\.gnupg|\.vault-token|/etc/shadow|/etc/sudoers"
+    r"|Login Data|Local State|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|keychain"
+    r"|(?<![\w.-])\.env(?![\w.-])|wp-config\.php|config[/\\]database\.(?:php|yml)"
+    r"|credentials\.(?:json|db|csv)|accessTokens\.json|NTDS\.dit|[/\\]SAM\b|lsass\.dmp"
+    r"|id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
+)
+_CRED_READ = re.compile(
+    r"(?i)(?:"
+    # a reading command or API, then (soon) a credential store
+    r"(?:\b(?:cat|base64|xxd|od|strings|head|tail|tar|zip|7z|gzip|sqlite3|type|gc|Get-Content|"
+    r"Compress-Archive|Copy-Item|open|read_text|read_bytes|readFile(?:Sync)?|ReadFile|ReadAll(?:Text|Bytes)|"
+    r"file_get_contents|fopen|File\.(?:read|open|binread)|IO\.read|slurp)\b|[@<])"
+    r"[^\n|;]{0,120}?" + _CRED_PATH + r""
+    # secret managers and credential stores read by their own tools
+    r"|\bkubectl\s+get\s+secrets?\b|\bvault\s+(?:kv\s+)?(?:get|read)\b"
+    r"|\baws\s+secretsmanager\s+get-secret-value|\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption"
+    r"|\bgcloud\s+secrets\s+versions\s+access|\baz\s+keyvault\s+secret\s+show"
+    r"|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)"
+    # the whole environment
+    r"|\bprintenv\b|(?:^|[|;&(`]\s*|\$\()env\s*(?:$|[|;)`])|/proc/[\w$]+/environ"
+    r"|\bos\.Environ\(\)|\bSystem\.getenv\(\)|Environment\.GetEnvironmentVariables\(\)"
+    r"|\bENV\.(?:to_h|to_a|each|map)\b|%ENV\b|\$_ENV\b|\bgetenv\(\s*\)|Get-ChildItem\s+env:|\bgci\s+env:"
+    r"|\bdict\(\s*os\.environ\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ|JSON\.stringify\(\s*process\.env\s*\))"
+)
+# a key file used to log in, not read out
+_CRED_AS_IDENTITY = re.compile(
+    r"(?i)(?:\s-i|--identity(?:-file)?|--key|--cert|--cacert|--netrc-file|--kubeconfig|IdentityFile|"
+    r"KUBECONFIG=|ssh-add|ssh-keygen|chmod\s+\d{3}|--env-file|env_file|load_dotenv|dotenv)[\s=:\"']{0,3}\S{0,80}$"
+)
+_NET_SEND = re.compile(
+    r"(?i)\b(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|rsync|rclone|ossutil|azcopy|ftp|tftp|"
+    r"openssl\s+s_client|gsutil\s+(?:cp|rsync)|aws\s+s3\s+(?:cp|sync|mv)|"
+    r"net\.Dial|http\.(?:Post|PostForm|NewRequest)|Upload(?:File|String|Data)|Invoke-(?:RestMethod|WebRequest)|"
+    r"iwr|irm|fsockopen|curl_exec|stream_context_create|(?:file_get_contents|fopen)\(\s*['\"]https?|"
+    r"requests\.(?:post|put)|urlopen|fetch|XMLHttpRequest|sendBeacon|axios|socket|sendall|smtplib|"
+    r"sendmail|Net::HTTP|Faraday|HTTParty|RestClient|TCPClient|WebClient|HttpClient|dns\.resolve|"
+    r"getaddrinfo|gethostbyname|nslookup|dig|ping)\b"
+)
+_DEST = re.compile(
+    r"(?i)(?:https?|ftp|wss?|s3|oss|gs)://([^/\s'\"`<>)]+)|\b(\d{1,3}(?:\.\d{1,3}){3})\b"
+    r"|(?<![\w.-])((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d{2,5}|:[~/])"
+)
+
+
+def _foreign_dests(line: str) -> list[str]:
+    hosts: list[str] = []
+    for m in _DEST.finditer(line):
+        host = (m.group(1) or m.group(2) or m.group(3) or "").lower()
+        host = host.rsplit("@", 1)[-1].split(":", 1)[0]
+        if host and not _OWN.match(host):
+            hosts.append(host)
+    return hosts
+
+
+_OWN = re.compile(
+    r"(?i)^(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|10(?:\.\d{1,3}){3}|"
+    r"192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|"
+    r"[\w.-]+\.(?:local|internal|lan|corp|home\.arpa|localhost))$"
+)
+
+
+def _cred_reads(line: str) -> bool:
+    for m in _CRED_READ.finditer(line):
+        if not _CRED_AS_IDENTITY.search(line, max(0, m.start() - 40), m.end()):
+            return True
+    return False
+
+
+def _cooccur(spec: _Spec, text: str) -> Iterator[Hit]:
+    # NOTE: carriers imports nothing from here; imported late to keep this
+    # module's import light for the analyzers that never reach this kind.
+    from memgate.scanning.carriers import is_mention
+
+    window = int(spec.p.get("window", 3))
+    lines = text.split("\n")
+    offsets: list[int] = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    reads = [i for i, line in enumerate(lines) if len(line) <= 4000 and _cred_reads(line)]
+    if not reads:
+        return
+    sends: dict[int, list[str]] = {}
+    for lo in {max(0, i - window) for i in reads}:
+        for j in range(lo, min(len(lines), lo + 2 * window + 1)):
+            if j not in sends and len(lines[j]) <= 4000:
+                line = lines[j]
+                sends[j] = _foreign_dests(line) if _NET_SEND.search(line) else []
+    count = 0
+    for i in reads:
+        for j in range(max(0, i - window), min(len(lines), i + window + 1)):
+            hosts = sends.get(j) or []
+            if not hosts:
+                continue
+            # the destination may sit on the send's line or the read's
+            first, last = min(i, j), max(i, j)
+            if any(is_mention(lines[k]) for k in (i, j)):
+                continue
+            start = offsets[first]
+            end = offsets[last] + len(lines[last])
+            yield Hit(
+                spec.rule.id,
+                start,
+                end,
+                note=f"credentials read and sent to {hosts[0]}",
+            )
+            count += 1
+            break
+        if count >= MAX_HITS_PER_RULE:
+            return

@@ -26,7 +26,7 @@ from memgate.chunking import (
 )
 from memgate.domain import Category, Chunk, ChunkKind, ChunkSummary, Finding, Severity, Source, Span
 from memgate.scanning.analyzer import Analyzer, AnalyzerFactory, Hit, ScanContext
-from memgate.scanning.carriers import before_fix_spans, is_diff
+from memgate.scanning.carriers import before_fix_spans, is_diff, mention_spans
 from memgate.scanning.effects import python_carriers
 from memgate.scanning.rules import Rule, RuleSet
 
@@ -323,7 +323,10 @@ def _quoted_code(original: str, located: Sequence[_Located]) -> list[_Located]:
     drops a risky step), and the code a review quotes before its fix ("Before:"
     ... "After:", a bare `-` / `+` diff), wherever the chunker cut the text.
     Secrets and personal data there keep their weight, and so does whatever the
-    fix does."""
+    fix does. Inline code a sentence warns against or names ("never run `…`",
+    "禁止执行 `…`") weighs the same: the effects analyzer reads its carriers as
+    mentions already, and the shell and exfiltration rules, which read the
+    chunker's pieces, get the same verdict here."""
     removed: list[tuple[int, int]] = before_fix_spans(original)
     if is_diff(original):
         pos = 0
@@ -331,17 +334,23 @@ def _quoted_code(original: str, located: Sequence[_Located]) -> list[_Located]:
             if line.startswith("-") and not line.startswith("---"):
                 removed.append((pos, pos + len(line)))
             pos += len(line) + 1
-    if not removed:
+    quoted = mention_spans(original)
+    if not removed and not quoted:
         return list(located)
     out: list[_Located] = []
     for item in located:
         start, end = item.span
-        if item.rule.category in _BEHAVIOUR and any(
-            lo <= start and max(start, end - 1) <= hi for lo, hi in removed
-        ):
+        if item.rule.category not in _BEHAVIOUR:
+            out.append(item)
+            continue
+        why = None
+        if any(lo <= start and max(start, end - 1) <= hi for lo, hi in removed):
+            why = "on code a fix takes out"
+        elif any(lo <= start and max(start, end - 1) <= hi for lo, hi in quoted):
+            why = "on code a sentence quotes as a mention"
+        if why is not None:
             hit = item.hit
             conf = item.rule.confidence if hit.confidence is None else hit.confidence
-            why = "on code a fix takes out"
             note = f"{hit.note}; {why}" if hit.note else why
             item = _Located(
                 rule=item.rule,
