@@ -5,8 +5,10 @@ The first listing of a server's tools pins each tool's digest (SHA-256 of its
 description and input schema, canonical JSON). A later listing with a different
 digest marks the tool changed; calls of a changed tool are asked about (the
 policy's `[trust] changed_tool`) until a person accepts the new description
-(an admin's listing with `accept`). The pins are durable in the guard's SQLite;
-the few changed tools are kept hot in memory.
+(an admin's listing with `accept`). The pins live in the guard's state
+(`memgate/guard/state.py`): the guard's SQLite with the few changed tools hot
+in memory, or PostgreSQL, shared by every replica: the first digest any replica
+saw stays pinned.
 
 MCP tools are named `mcp__<server>__<tool>` in calls (as Claude Code names
 them), so the hook and the MCP proxy see the same pins.
@@ -20,19 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memgate.guard.values import ValueStore
+from memgate.guard.state import GuardState, PinStatus
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS guard_tools (
-    server     TEXT NOT NULL,
-    tool       TEXT NOT NULL,
-    pinned     TEXT NOT NULL,   -- digest of the trusted description and schema
-    seen       TEXT NOT NULL,   -- digest of the latest listing
-    pinned_at  REAL NOT NULL,
-    seen_at    REAL NOT NULL,
-    PRIMARY KEY (server, tool)
-) WITHOUT ROWID;
-"""
 MAX_TOOLS = 1000
 _NAME = r"^[\x21-\x7e]+$"
 
@@ -91,57 +82,28 @@ def mcp_name(server: str, tool: str) -> str:
 
 
 class PinStore:
-    def __init__(self, store: ValueStore) -> None:
-        self._store = store
-        store.executescript(SCHEMA)
-        rows = store.fetch("SELECT server, tool FROM guard_tools WHERE pinned != seen", ())
-        self._changed: set[tuple[str, str]] = {(str(r[0]), str(r[1])) for r in rows}
+    def __init__(self, state: GuardState) -> None:
+        self._state = state
 
     def report(self, listing: ToolListing, at: float) -> PinReport:
         """Record a listing: pin new tools, mark changed ones (re-pin them if
         `listing.accept`)."""
-        server = listing.server
-        rows = self._store.fetch("SELECT tool, pinned FROM guard_tools WHERE server = ?", (server,))
-        pinned = {str(r[0]): str(r[1]) for r in rows}
-        new: list[str] = []
-        changed: list[str] = []
-        accepted: list[str] = []
-        unchanged = 0
-        writes: list[tuple[Any, ...]] = []
-        for tool in listing.tools:
-            now = digest(tool)
-            before = pinned.get(tool.name)
-            if before is None:
-                new.append(tool.name)
-                writes.append((server, tool.name, now, now, at, at))
-            elif before == now:
-                unchanged += 1
-                self._changed.discard((server, tool.name))
-                writes.append((server, tool.name, now, now, at, at))
-            elif listing.accept:
-                accepted.append(tool.name)
-                self._changed.discard((server, tool.name))
-                writes.append((server, tool.name, now, now, at, at))
-            else:
-                changed.append(tool.name)
-                self._changed.add((server, tool.name))
-                writes.append((server, tool.name, before, now, None, at))
-        self._store.executemany(
-            "INSERT INTO guard_tools VALUES (?, ?, ?, ?, coalesce(?, 0), ?)"
-            " ON CONFLICT(server, tool) DO UPDATE SET pinned = excluded.pinned,"
-            " seen = excluded.seen, seen_at = excluded.seen_at,"
-            " pinned_at = CASE WHEN excluded.pinned_at > 0 THEN excluded.pinned_at"
-            " ELSE guard_tools.pinned_at END",
-            writes,
-        )
+        found = self._state.pin(
+            listing.server, [(tool.name, digest(tool)) for tool in listing.tools],
+            listing.accept, at,
+        )  # fmt: skip
+
+        def named(status: PinStatus) -> tuple[str, ...]:
+            return tuple(name for name, s in found if s is status)
+
         return PinReport(
-            server=server,
-            new=tuple(new),
-            changed=tuple(changed),
-            accepted=tuple(accepted),
-            unchanged=unchanged,
+            server=listing.server,
+            new=named(PinStatus.NEW),
+            changed=named(PinStatus.CHANGED),
+            accepted=named(PinStatus.ACCEPTED),
+            unchanged=len(named(PinStatus.UNCHANGED)),
         )
 
     def changed(self, server: str, tool: str) -> bool:
         """Whether the tool's latest listing differs from its pinned description."""
-        return (server, tool) in self._changed
+        return self._state.changed(server, tool)

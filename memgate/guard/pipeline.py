@@ -20,7 +20,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from memgate.domain import Category, Source
-from memgate.guard.chain import ChainTracker, MaskingChains
+from memgate.guard.chain import MaskingChains
 from memgate.guard.flow import FlowEngine, NetworkxEngine
 from memgate.guard.memory_feed import WRITE_TOOL
 from memgate.guard.models import (
@@ -37,6 +37,7 @@ from memgate.guard.models import (
 from memgate.guard.params import Leaf, ParamReport, ParamValidator, leaves
 from memgate.guard.pins import PinReport, PinStore, ToolListing, split_mcp_name
 from memgate.guard.policy import Effect, GuardPolicy, RolePolicy, Rule
+from memgate.guard.state import Begin, Counts, GuardState, LocalGuardState
 from memgate.guard.trust import TrustCounters, shape_of
 from memgate.guard.values import (
     Sighting,
@@ -83,8 +84,8 @@ class _Outcome:
 
 
 class Guard:
-    """Decides tool calls and learns from their results. Build one per process
-    (it holds the hot window of the call-chain tracker)."""
+    """Decides tool calls and learns from their results. Build one per process;
+    its state (`state`) is this process's or, on PostgreSQL, every replica's."""
 
     def __init__(
         self,
@@ -94,19 +95,24 @@ class Guard:
         *,
         clock: Clock = time.time,
         engine: FlowEngine | None = None,
+        state: GuardState | None = None,
     ) -> None:
         self.scanner = scanner
         self.policy = policy
         self.values = values
         self.engine: FlowEngine = engine or NetworkxEngine()
         """Where the min cut runs (networkx in memory, or FalkorDB's algo.maxFlow)."""
-        self.trust = TrustCounters(values)
-        self.pins = PinStore(values)
+        self.state: GuardState = state or LocalGuardState(
+            values, policy.chain.burst_seconds, shared=values.window_hits()
+        )
+        """Trust counters, tool pins, the chain's windows, depths and breaker: this
+        process's (`LocalGuardState`) or every replica's (`PostgresGuardState`)."""
+        self.trust = TrustCounters(self.state)
+        self.pins = PinStore(self.state)
         self._shapes: LRUCache[str, tuple[str, str]] = LRUCache(maxsize=50_000)
         """call id -> (shape digest, decision) of calls decided, until their result."""
         self._clock = clock
         self._params = ParamValidator(scanner, policy.params)
-        self._chain = ChainTracker(policy.chain.burst_seconds, shared=values.window_hits())
         masking = policy.chain.masking
         self._masking = MaskingChains(
             {
@@ -136,19 +142,27 @@ class Guard:
         agent = call.agent_id or call.session_id or "anonymous"
         out = _Outcome()
         rule = role.rule_for(call.tool)
-        # The chain's window counts every attempt, so a flood stays cut.
-        agent_count = self._chain.calls.hit(agent, now)
-        rule_count = self._chain.rules.hit(f"{agent}\x00{rule.tool}", now) if rule else 0
-        tool_count = self._chain.tools.hit(f"{agent}\x00{call.tool}", now)
-        depth = self._chain.depth(call_id, call.parent_call_id)
+        shape, readable = shape_of(call.tool, call.input)
+        scope = call.task_id or call.session_id or agent
+        # One look at the state (one round trip on PostgreSQL): the chain's
+        # windows count every attempt, so a flood stays cut.
+        snap = self.state.begin(
+            Begin(
+                now=now, call_id=call_id, parent=call.parent_call_id, agent_key=agent,
+                rule_key=f"{agent}\x00{rule.tool}" if rule else None,
+                tool_key=f"{agent}\x00{call.tool}", scope=scope, shape=shape,
+                mcp=split_mcp_name(call.tool),
+            )
+        )  # fmt: skip
+        agent_count, rule_count, tool_count = snap.agent_count, snap.rule_count, snap.tool_count
+        depth = snap.depth
 
         timings: dict[str, float] = {}
         mark = time.perf_counter()
         self._matrix(call, rule, role_name, rule_count, out)
         mark = _lap(timings, "matrix", mark)
-        shape, readable = shape_of(call.tool, call.input)
         if not out.denied():
-            self._pinned(call, out)
+            self._pinned(call, snap.changed, out)
         if not out.denied():
             self._chain_limits(call, role, agent_count, tool_count, depth, out)
             mark = _lap(timings, "chain", mark)
@@ -168,10 +182,10 @@ class Guard:
                 or bool(rule and rule.destructive)
                 or any(fnmatchcase(call.tool, p) for p in self.policy.chain.destructive_tools)
             )
-            scope = call.task_id or call.session_id or agent
+            limit = self.policy.chain.max_destructive_per_task
             if destructive and not out.denied():
-                used = self._chain.destructive_count(scope)
-                if used >= self.policy.chain.max_destructive_per_task:
+                used = snap.destructive
+                if used >= limit:
                     out.object(
                         Verdict.DENY,
                         Layer.CHAIN,
@@ -180,8 +194,19 @@ class Guard:
             if not out.denied():
                 updated, path, flow = self._flow(call, call_id, items, report, out)
                 _lap(timings, "flow", mark)
-            if destructive and out.verdict in (Verdict.ALLOW, Verdict.REWRITE):
-                self._chain.count_destructive(scope)
+            # taken against the limit atomically: another replica may have taken
+            # the last one since `begin` read the count
+            if (
+                destructive
+                and out.verdict in (Verdict.ALLOW, Verdict.REWRITE)
+                and self.state.take_destructive(scope, limit, now) is None
+            ):
+                out.object(
+                    Verdict.DENY,
+                    Layer.CHAIN,
+                    f"circuit breaker: {limit} destructive calls already in task {scope}",
+                )
+                updated = None
             if self.policy.chain.masking.enabled and not out.denied():
                 text = " ".join([call.tool, *(leaf.text[:2000] for leaf in items[:50])])
                 chain = self._masking.step(scope, call_id, text)
@@ -191,7 +216,7 @@ class Guard:
                         "chain: warn: masking bypass: export → read → extract → write with no"
                         f" masking step between (calls {', '.join(chain)})"
                     )
-        trusted = self._trusted(call, shape, out)
+        trusted = self._trusted(call, snap.trust, out)
         shown = None
         if out.verdict is Verdict.ASK:
             # The words matched to values read earlier; asks.shown_arguments then
@@ -215,10 +240,10 @@ class Guard:
             redacted_input=shown,
         )
 
-    def _pinned(self, call: ToolCall, out: _Outcome) -> None:
+    def _pinned(self, call: ToolCall, changed: bool, out: _Outcome) -> None:
         named = split_mcp_name(call.tool)
         effect = self.policy.trust.changed_tool
-        if named is None or effect is Effect.ALLOW or not self.pins.changed(*named):
+        if named is None or effect is Effect.ALLOW or not changed:
             return
         out.object(
             Verdict(effect.value),
@@ -229,13 +254,12 @@ class Guard:
         if out.verdict is Verdict(effect.value):
             out.layer = Layer.TRUST  # on a tie with the matrix, the change is the reason
 
-    def _trusted(self, call: ToolCall, shape: str, out: _Outcome) -> int:
+    def _trusted(self, call: ToolCall, counts: Counts, out: _Outcome) -> int:
         """Turn a matrix ask into allow for a shape with enough results and no
         denial; the number of results either way."""
         policy = self.policy.trust
         if not policy.enabled:
             return 0
-        counts = self.trust.get(shape)
         if (
             out.verdict is Verdict.ASK
             and out.only_matrix_ask()
@@ -541,6 +565,11 @@ class Guard:
         """Record a server's tool listing: pin new tools, mark changed ones."""
         with self._lock:
             return self.pins.report(listing, self._clock())
+
+    def close(self) -> None:
+        """Close the state and the value store."""
+        self.state.close()
+        self.values.close()
 
 
 _CODE_ARGS = frozenset({"command", "cmd", "script", "code", "sql", "query"})

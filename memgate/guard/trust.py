@@ -11,9 +11,11 @@ turn a permission-matrix `ask` into `allow` (the policy's `[trust]` section
 says for which tools). Nothing else is relaxed: a parameter or flow objection,
 a deny, a changed tool description always stand.
 
-The counters are durable (SQLite, the guard's database, next to the value
-fingerprints) and hot in memory (an LRU of shapes, loaded on a miss by primary
-key): deciding never scans the call history, however long it grows.
+The counters live in the guard's state (`memgate/guard/state.py`): durable in
+the guard's SQLite and hot in memory (an LRU of shapes, loaded on a miss by
+primary key), or in PostgreSQL, shared by every replica and read in the
+decision's one round trip: deciding never scans the call history, however long
+it grows.
 """
 
 from __future__ import annotations
@@ -22,35 +24,17 @@ import hashlib
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from cachetools import LRUCache
+from memgate.guard.state import Counts, GuardState
 
-from memgate.guard.values import ValueStore
-
-HOT_SHAPES = 100_000
 MAX_ARGS = 50
 COMMAND_ARGS = frozenset({"command", "cmd", "script"})
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _WORD = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 """A subcommand (`status`, `install`, `run`): short lower-case words only, so a
 shape never carries a value (a token after `echo` is not a subcommand)."""
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS guard_trust (
-    shape   TEXT PRIMARY KEY,   -- digest of the (tool, argument shape)
-    tool    TEXT NOT NULL,
-    ok      INTEGER NOT NULL,   -- results reported for allowed / approved calls
-    bad     INTEGER NOT NULL,   -- denied calls
-    at      REAL NOT NULL
-) WITHOUT ROWID;
-"""
-_UPSERT = (
-    "INSERT INTO guard_trust (shape, tool, ok, bad, at) VALUES (?, ?, ?, ?, ?)"
-    " ON CONFLICT(shape) DO UPDATE SET ok = ok + excluded.ok, bad = bad + excluded.bad,"
-    " at = excluded.at"
-)
 
 
 def _command_kind(text: str) -> str:
@@ -98,33 +82,16 @@ def shape_of(tool: str, arguments: dict[str, Any]) -> tuple[str, str]:
     return digest, readable
 
 
-@dataclass(slots=True)
-class Counts:
-    ok: int = 0
-    bad: int = 0
-
-
 class TrustCounters:
-    """The per-shape counters: hot in memory, durable in the guard's SQLite."""
+    """The per-shape counters, in the guard's state (`memgate/guard/state.py`)."""
 
-    def __init__(self, store: ValueStore, hot: int = HOT_SHAPES) -> None:
-        self._store = store
-        self._hot: LRUCache[str, Counts] = LRUCache(maxsize=hot)
-        store.executescript(SCHEMA)
+    def __init__(self, state: GuardState) -> None:
+        self._state = state
 
     def get(self, shape: str) -> Counts:
-        """The counts of one shape (one primary-key read on a cold miss)."""
-        counts = self._hot.get(shape)
-        if counts is None:
-            rows = self._store.fetch("SELECT ok, bad FROM guard_trust WHERE shape = ?", (shape,))
-            counts = Counts(int(rows[0][0]), int(rows[0][1])) if rows else Counts()
-            self._hot[shape] = counts
-        return counts
+        """The counts of one shape (one primary-key read)."""
+        return self._state.trust(shape)
 
     def count(self, shape: str, tool: str, at: float, *, ok: int = 0, bad: int = 0) -> Counts:
-        """Add to a shape's counts, in memory and durably."""
-        counts = self.get(shape)
-        counts.ok += ok
-        counts.bad += bad
-        self._store.execute(_UPSERT, (shape, tool, ok, bad, at))
-        return counts
+        """Add to a shape's counts, durably."""
+        return self._state.count_trust(shape, tool, at, ok=ok, bad=bad)

@@ -70,20 +70,24 @@ async def open_for(settings: Settings) -> Gateway:
 
 def open_guard(settings: Settings, gateway: Gateway) -> Guard:
     """The tool-call guard: the gateway's scanner, the guard policy, and the value
-    fingerprints: under the data directory, or in the PostgreSQL store (shared by
-    every replica, with the call-chain rate windows)."""
+    fingerprints and decision state (trust, pins, the call chain's windows,
+    depths and breaker): under the data directory and in this process, or in
+    the PostgreSQL store, shared by every replica."""
     policy = GuardPolicy.load(settings.guard_policy_path)
     local = settings.data_dir / "db" / "guard.sqlite3"
     values: ValueStore
     if settings.store is not None and settings.store.startswith(POSTGRES_SCHEMES):
         # NOTE: imported here so that memgate runs without the `postgres` extra.
+        from memgate.guard.state_postgres import PostgresGuardState
         from memgate.guard.values_postgres import PostgresValueStore
 
         values = PostgresValueStore.open(settings.store, local)
+        state = PostgresGuardState.open(settings.store, policy.chain.burst_seconds)
     else:
         values = ValueStore(local)
+        state = None
     engine = flow_engine(policy.flow.engine, graph_connection(gateway.graph))
-    return Guard(gateway.inspector.scanner, policy, values, engine=engine)
+    return Guard(gateway.inspector.scanner, policy, values, engine=engine, state=state)
 
 
 async def maintain(gateway: Gateway, every: float) -> None:
@@ -142,7 +146,7 @@ def create_app(settings: Settings) -> FastAPI:
             await notifier.stop()
             del app.state.notifier
             del app.state.memgate
-            app.state.guard.values.close()
+            app.state.guard.close()
             del app.state.guard
             await app.state.guard_asks.close()
             del app.state.guard_asks
