@@ -114,7 +114,15 @@ class PostgresGuardState:
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
-            return psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+            conn = psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+            # NOTE: a commit here does not wait for its WAL flush (the store's
+            # events always do). Visible to every replica at once all the same;
+            # what a crash of the database server (not of a replica) can lose is
+            # the last few hundred ms of counts, depths and pins: windows and
+            # depths are a hot window, and a lost pin is taken again at the
+            # server's next listing.
+            conn.execute("SET synchronous_commit = off")
+            return conn
         except psycopg.Error as exc:
             raise StorageError(
                 f"cannot connect to PostgreSQL at {where(self._url)}: {exc.__class__.__name__}"
