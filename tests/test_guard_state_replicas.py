@@ -1,10 +1,11 @@
 """Two guard pipelines on one PostgreSQL database (two replicas behind a load
 balancer, each with its own data directory): trust earned through A counts on
 B; a tool pinned through A and listed with a changed description through B is a
-rug pull on both (ask); a flood, a task's destructive calls, a nested chain and
-a same-tool burst split across A and B are cut (or warned about) at the same
-call as on one replica. The same split over two process-local states misses
-the rug pull: what the shared state is for."""
+rug pull on both (ask); a flood, a task's destructive calls, a nested chain, a
+same-tool burst and a masking-bypass chain split across A and B are cut (or
+warned about) at the same call as on one replica. The same split over two
+process-local states misses the rug pull and the rest: what the shared state is
+for."""
 
 from __future__ import annotations
 
@@ -149,7 +150,20 @@ def burst() -> list[ToolCall]:
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("calls", [flood, destructive, nested, burst])
+def masking() -> list[ToolCall]:
+    steps = [
+        ("Bash", {"command": "psql app -c \"\\copy customers TO 'customers.csv' CSV HEADER\""}),
+        ("Read", {"file_path": "customers.csv"}),
+        ("Bash", {"command": "grep -oE '[0-9]{3}-[0-9]{2}-[0-9]{4}' customers.csv > ids.txt"}),
+        ("Bash", {"command": 'sqlite3 app.db "CREATE TABLE ids_copy (id TEXT)"'}),
+    ]
+    return [
+        ToolCall(tool=tool, input=arguments, session_id="export-1", call_id=f"m{i}")
+        for i, (tool, arguments) in enumerate(steps)
+    ]
+
+
+@pytest.mark.parametrize("calls", [flood, destructive, nested, burst, masking])
 def test_split_across_two_replicas_is_cut_where_one_replica_cuts(
     replicas: Callable[..., tuple[list[Guard], Clock]],
     calls: Callable[[], list[ToolCall]],
@@ -166,8 +180,10 @@ def test_split_across_two_replicas_is_cut_where_one_replica_cuts(
         destructive: ["allow/none"] * 3 + ["deny/chain"] * 3,  # the breaker: 3 per task
         nested: ["allow/none"] * 8 + ["deny/chain"] * 2,  # depth 9 > max_depth 8
         burst: ["allow/none"] * 19 + ["allow/none+warn"] * 3,  # 20 fs.read within 10 s
+        # export -> read -> extract -> write, no masking step: each allowed, the whole warns
+        masking: ["allow/none"] * 3 + ["allow/none+warn"],
     }[calls]
     assert alone == expected
     # process-local state (only the per-minute windows shared, migration 004): the
-    # breaker, depth and bursts are counted per replica, late or never
+    # breaker, depth, bursts and masking chains are counted per replica, late or never
     assert split != expected

@@ -105,19 +105,26 @@ class MaskingChains:
     def _is(self, name: str, text: str) -> bool:
         return any(p.search(text) for p in self._patterns[name])
 
-    def step(self, scope: str, call_id: str, text: str) -> list[str] | None:
+    def advance(
+        self, done: list[str], call_id: str, text: str
+    ) -> tuple[list[str], list[str] | None]:
+        """(the chain's progress after this call, the chain's calls if it
+        completed it), from the progress `done` before it."""
         if self._is("mask", text):
-            self._progress.pop(scope, None)
-            return None
-        done = self._progress.get(scope, [])
+            return [], None
         nxt = len(done)
         # a call may be several steps at once (read a CSV and regex it in one command)
         while nxt < len(STEPS) and self._is(STEPS[nxt], text):
             done = [*done, call_id]
             nxt += 1
         if nxt == len(STEPS):
+            return [], done
+        return done, None
+
+    def step(self, scope: str, call_id: str, text: str) -> list[str] | None:
+        progress, chain = self.advance(self._progress.get(scope, []), call_id, text)
+        if progress:
+            self._progress[scope] = progress
+        else:
             self._progress.pop(scope, None)
-            return done
-        if done:
-            self._progress[scope] = done
-        return None
+        return chain

@@ -209,7 +209,10 @@ class Guard:
                 updated = None
             if self.policy.chain.masking.enabled and not out.denied():
                 text = " ".join([call.tool, *(leaf.text[:2000] for leaf in items[:50])])
-                chain = self._masking.step(scope, call_id, text)
+                done = list(snap.masking)
+                progress, chain = self._masking.advance(done, call_id, text)
+                if progress != done:  # most calls are no step: nothing to write
+                    self.state.set_masking(scope, progress, now)
                 if chain is not None:
                     out.warn = True
                     out.reasons.append(

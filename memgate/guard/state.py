@@ -7,15 +7,17 @@ leaves for the next one, wherever that next one is decided.
 Per decision the pipeline asks once (`begin`): record the call in its windows
 (per agent, per matrix rule, same-tool bursts), its nesting depth under its
 parent, and read what the decision needs: the window counts, the depth, how many
-destructive calls its task has had, its shape's trust counters and whether its
-MCP tool's description changed since it was pinned. On PostgreSQL that is one
+destructive calls its task has had, how far its task's masking-bypass chain has
+come, its shape's trust counters and whether its MCP tool's description changed
+since it was pinned. On PostgreSQL that is one
 statement, one round trip. A destructive call let through takes one unit of its
 task's breaker (`take_destructive`, atomic against the limit: two replicas
 cannot both take the last one). Trust counters move as results arrive
-(`count_trust`), and tool listings pin descriptions (`pin`).
+(`count_trust`), tool listings pin descriptions (`pin`), and a call that is a
+step of a masking-bypass chain (or a masking step) moves it (`set_masking`).
 
-The local twin keeps the windows, depth and breaker in process memory (LRU
-bounded) and trust counters and pins in the guard's SQLite file, as before.
+The local twin keeps the windows, depth, breaker and masking chains in process
+memory (LRU bounded) and trust counters and pins in the guard's SQLite file, as before.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ class Snapshot:
     destructive: int
     trust: Counts
     changed: bool
+    masking: tuple[str, ...] = ()
+    """The scope's masking-bypass chain so far (its calls), empty for none."""
 
 
 class GuardState(Protocol):
@@ -89,6 +93,10 @@ class GuardState(Protocol):
     def take_destructive(self, scope: str, limit: int, now: float) -> int | None:
         """One more destructive call of `scope`: its count now, or None (nothing
         taken) when `limit` calls were already let through."""
+        ...
+
+    def set_masking(self, scope: str, calls: Sequence[str], now: float) -> None:
+        """The scope's masking-bypass chain so far (empty: none)."""
         ...
 
     def trust(self, shape: str) -> Counts: ...
@@ -169,6 +177,7 @@ class LocalGuardState:
         self._tools = Window(span=burst_seconds)
         self._depth: LRUCache[str, int] = LRUCache(maxsize=MAX_KEYS)
         self._destructive: LRUCache[str, int] = LRUCache(maxsize=MAX_KEYS)
+        self._masking: LRUCache[str, tuple[str, ...]] = LRUCache(maxsize=MAX_KEYS)
         self._hot: LRUCache[str, Counts] = LRUCache(maxsize=hot)
         values.executescript(TRUST_SCHEMA)
         values.executescript(PINS_SCHEMA)
@@ -183,6 +192,7 @@ class LocalGuardState:
             depth = 1 if ask.parent is None else self._depth.get(ask.parent, 1) + 1
             self._depth[ask.call_id] = depth
             destructive = self._destructive.get(ask.scope, 0)
+            masking = self._masking.get(ask.scope, ())
         return Snapshot(
             agent_count=agent,
             rule_count=rule,
@@ -191,7 +201,15 @@ class LocalGuardState:
             destructive=destructive,
             trust=self.trust(ask.shape),
             changed=ask.mcp is not None and self.changed(*ask.mcp),
+            masking=masking,
         )
+
+    def set_masking(self, scope: str, calls: Sequence[str], now: float) -> None:
+        with self._lock:
+            if calls:
+                self._masking[scope] = tuple(calls)
+            else:
+                self._masking.pop(scope, None)
 
     def take_destructive(self, scope: str, limit: int, now: float) -> int | None:
         with self._lock:

@@ -2,7 +2,8 @@
 every replica (issue 17): a tool description pinned through replica A and
 changed in a listing seen by replica B is a rug pull on both; trust earned
 through A counts on B; a task's destructive calls, a parent call's depth and
-same-tool bursts are counted once, not once per replica.
+same-tool bursts are counted once, not once per replica, and a masking-bypass
+chain spread over replicas is one chain.
 
     state = PostgresGuardState.open(url, burst_seconds=policy.chain.burst_seconds)
 
@@ -53,7 +54,8 @@ SELECT
     (SELECT ok FROM guard_trust WHERE shape = %(shape)s),
     (SELECT bad FROM guard_trust WHERE shape = %(shape)s),
     coalesce((SELECT pinned <> seen FROM guard_tools
-              WHERE server = %(server)s::text AND tool = %(tool)s::text), false)
+              WHERE server = %(server)s::text AND tool = %(tool)s::text), false),
+    (SELECT calls FROM guard_masking WHERE scope = %(scope)s)
 """
 _TAKE = (
     "INSERT INTO guard_breaker AS b (scope, n, at) VALUES (%s, 1, %s)"
@@ -162,7 +164,7 @@ class PostgresGuardState:
             assert row is not None  # noqa: S101 - a SELECT without FROM returns one row
             return tuple(row)
 
-        counts, depth, destructive, ok, bad, changed = self._run(go)
+        counts, depth, destructive, ok, bad, changed, masking = self._run(go)
         return Snapshot(
             agent_count=int(counts[0]),
             tool_count=int(counts[1]),
@@ -171,7 +173,22 @@ class PostgresGuardState:
             destructive=int(destructive),
             trust=Counts(int(ok or 0), int(bad or 0)),
             changed=bool(changed),
+            masking=tuple(masking or ()),
         )
+
+    def set_masking(self, scope: str, calls: Sequence[str], now: float) -> None:
+        if calls:
+            self._run(
+                lambda conn: conn.execute(
+                    "INSERT INTO guard_masking VALUES (%s, %s, %s) ON CONFLICT (scope)"
+                    " DO UPDATE SET calls = excluded.calls, at = excluded.at",
+                    (scope, list(calls), now),
+                )
+            )
+        else:
+            self._run(
+                lambda conn: conn.execute("DELETE FROM guard_masking WHERE scope = %s", (scope,))
+            )
 
     def take_destructive(self, scope: str, limit: int, now: float) -> int | None:
         row = self._run(lambda conn: conn.execute(_TAKE, (scope, now, limit)).fetchone())

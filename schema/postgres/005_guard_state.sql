@@ -1,9 +1,9 @@
 -- The guard's decision state, shared by every replica (issue 17). Until now each
 -- data directory kept trust counters and tool pins in db/guard.sqlite3 and the
--- call-chain tracker kept depth and the destructive-call breaker in process
--- memory: a tool description changed after trust was earned and seen through
--- another replica was no rug pull there, and a task's destructive calls were
--- counted per replica. Same-tool bursts count in guard_chain_hits (004).
+-- call-chain tracker kept depth, the destructive-call breaker and masking
+-- chains in process memory: a tool description changed after trust was earned
+-- and seen through another replica was no rug pull there, and a task's
+-- destructive calls were counted per replica. Same-tool bursts count in guard_chain_hits (004).
 
 -- Trust per (tool, argument shape): results of allowed calls, denied calls.
 CREATE TABLE guard_trust (
@@ -40,5 +40,13 @@ CREATE INDEX guard_depth_at ON guard_depth (at);
 CREATE TABLE guard_breaker (
     scope text PRIMARY KEY,
     n     integer NOT NULL,
+    at    double precision NOT NULL
+);
+
+-- Masking-bypass chains (export -> read -> extract -> write with no masking
+-- step): per task, the calls of the chain so far.
+CREATE TABLE guard_masking (
+    scope text PRIMARY KEY,
+    calls text[] NOT NULL,
     at    double precision NOT NULL
 );

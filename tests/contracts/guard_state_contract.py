@@ -129,3 +129,17 @@ class GuardStateContract(ABC):
             ]
         finally:
             state.close()
+
+    def test_a_masking_chain_is_kept_per_scope_until_cleared(self) -> None:
+        state = self.make()
+        try:
+            assert state.begin(begin(state, 1.0, "c0")).masking == ()
+            state.set_masking("task-1", ["c0", "c1"], 2.0)
+            assert state.begin(begin(state, 3.0, "c2")).masking == ("c0", "c1")
+            assert state.begin(begin(state, 3.0, "c3", scope="task-2")).masking == ()
+            state.set_masking("task-1", ["c0", "c1", "c2"], 4.0)
+            assert state.begin(begin(state, 5.0, "c4")).masking == ("c0", "c1", "c2")
+            state.set_masking("task-1", [], 6.0)
+            assert state.begin(begin(state, 7.0, "c5")).masking == ()
+        finally:
+            state.close()
