@@ -1,11 +1,15 @@
-"""The GuardState contract on PostgreSQL (the state every replica shares)."""
+"""The GuardState contract on PostgreSQL (the state every replica shares), and
+taking over what a replica's data directory kept before it moved there."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from memgate.guard.state import GuardState
+from memgate.guard.state import Counts, GuardState, LocalGuardState, PinStatus
 from memgate.guard.state_postgres import PostgresGuardState
+from memgate.guard.values import ValueStore
 from tests.contracts.guard_state_contract import BURST, GuardStateContract
 from tests.pg_fixtures import pg_server, postgres  # noqa: F401 - fixture
 
@@ -15,3 +19,30 @@ pytestmark = pytest.mark.usefixtures("postgres")
 class TestPostgresGuardState(GuardStateContract):
     def make(self) -> GuardState:
         return PostgresGuardState.open(pg_server().fresh_url(), BURST)
+
+
+def test_a_replica_s_local_trust_and_pins_are_taken_over_once(tmp_path: Path) -> None:
+    values = ValueStore(tmp_path / "guard.sqlite3")
+    local = LocalGuardState(values, BURST)
+    local.count_trust("shape-1", "Read", 1.0, ok=4)
+    local.pin("github", [("get_issue", "d1"), ("list_repos", "d2")], False, 2.0)
+    local.pin("github", [("get_issue", "d1-poisoned")], False, 3.0)  # changed, locally
+    url = pg_server().fresh_url()
+    shared = PostgresGuardState.open(url, BURST)
+    try:
+        shared.pin("github", [("list_repos", "d2-other")], False, 1.5)  # another replica's
+        assert shared.import_local(values) == (1, 1)
+        assert shared.trust("shape-1") == Counts(4, 0)
+        assert shared.changed("github", "get_issue")  # the local change still stands
+        # the pin this database had first stays: the local d2 is a change of it
+        assert shared.pin("github", [("list_repos", "d2")], False, 4.0) == [
+            ("list_repos", PinStatus.CHANGED)
+        ]
+        assert shared.import_local(values) == (0, 0)  # again: nothing counted twice
+        assert shared.trust("shape-1") == Counts(4, 0)
+        empty = ValueStore(":memory:")  # a data directory that kept nothing
+        assert shared.import_local(empty) == (0, 0)
+        empty.close()
+    finally:
+        shared.close()
+        values.close()

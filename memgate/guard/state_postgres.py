@@ -26,6 +26,7 @@ import psycopg
 from memgate.errors import StorageError
 from memgate.guard.chain import WINDOW
 from memgate.guard.state import DEPTH_TTL, Begin, Counts, PinStatus, Snapshot
+from memgate.guard.values import ValueStore
 from memgate.guard.values_postgres import _migrated
 from memgate.store.postgres import where
 
@@ -238,6 +239,59 @@ class PostgresGuardState:
         )
         return bool(row and row[0])
 
+    def import_local(self, values: ValueStore) -> tuple[int, int]:
+        """Take over the trust counters and pins a data directory's SQLite kept
+        before its replica moved to this database: rows this database lacks only
+        (a pin already here stays the first seen; counters are never added
+        twice, so importing again, or from several replicas, is harmless and
+        never makes more trust than one replica earned). (trust rows, pins) new."""
+        tables = {
+            str(r[0])
+            for r in values.fetch(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name IN ('guard_trust', 'guard_tools')",
+                (),
+            )
+        }
+        trust = (
+            values.fetch("SELECT shape, tool, ok, bad, at FROM guard_trust", ())
+            if "guard_trust" in tables
+            else []
+        )
+        pins = (
+            values.fetch(
+                "SELECT server, tool, pinned, seen, pinned_at, seen_at FROM guard_tools", ()
+            )
+            if "guard_tools" in tables
+            else []
+        )
+        if not trust and not pins:
+            return 0, 0
+
+        def go(conn: psycopg.Connection[Any]) -> tuple[int, int]:
+            with conn.transaction(), conn.cursor() as cur:
+                before = _count(cur, "guard_trust"), _count(cur, "guard_tools")
+                cur.executemany(
+                    "INSERT INTO guard_trust VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    trust,
+                )
+                cur.executemany(
+                    "INSERT INTO guard_tools VALUES (%s, %s, %s, %s, %s, %s)"
+                    " ON CONFLICT DO NOTHING",
+                    pins,
+                )
+                return (
+                    _count(cur, "guard_trust") - before[0],
+                    _count(cur, "guard_tools") - before[1],
+                )
+
+        return self._run(go)
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def _count(cur: psycopg.Cursor[Any], table: str) -> int:
+    row = cur.execute(f"SELECT count(*) FROM {table}").fetchone()  # noqa: S608 - a constant
+    return int(row[0]) if row else 0

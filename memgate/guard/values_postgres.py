@@ -6,9 +6,12 @@ when the next call goes to another (issue 17).
 
 The tables come from the store's migrations (schema/postgres/004_*.sql). The
 fingerprints, the decided calls, the memory feed's cursors and the call-chain
-rate windows live in PostgreSQL; the guard's other tables (trust counters, tool
-pins, reached through `execute` / `fetch`) stay in the data directory's SQLite
-file `local` (see docs/scaling.md). One connection, serialized by a lock; a
+rate windows live in PostgreSQL. The guard's decision state (trust counters,
+tool pins, depths, the breaker) is `PostgresGuardState`'s
+(memgate/guard/state_postgres.py, migration 005) when the service runs on
+PostgreSQL; `execute` / `fetch` still reach the data directory's SQLite file
+`local`, for a `LocalGuardState` and for what a replica kept there before
+(`PostgresGuardState.import_local`; see docs/scaling.md). One connection, serialized by a lock; a
 lost connection is reopened once per call.
 """
 

@@ -83,6 +83,7 @@ def open_guard(settings: Settings, gateway: Gateway) -> Guard:
 
         values = PostgresValueStore.open(settings.store, local)
         state = PostgresGuardState.open(settings.store, policy.chain.burst_seconds)
+        state.import_local(values)  # what this data directory earned before
     else:
         values = ValueStore(local)
         state = None
