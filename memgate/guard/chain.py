@@ -1,4 +1,7 @@
-"""The call-chain tracker: a hot window in memory of who called what when.
+"""The call-chain tracker's parts: windows of who called what when, and
+masking-bypass chains. The pipeline keeps their state in its `GuardState`
+(memgate/guard/state.py: in memory, or shared by every replica on PostgreSQL);
+`ChainTracker` is the in-memory tracker on its own.
 
 Per-agent rate, per-rule rate (the matrix's `max_calls_per_minute`), same-tool
 bursts, nesting depth under parent calls, a circuit breaker on destructive
@@ -57,10 +60,10 @@ class SharedWindow:
 
 
 class ChainTracker:
-    """The chain's windows and counters. With `shared` (a window every replica
-    counts in), the per-minute windows (per agent, per matrix rule) are shared;
-    same-tool bursts, depth, destructive counts and masking chains stay in this
-    process (docs/scaling.md)."""
+    """The chain's windows and counters on their own. With `shared` (a window
+    every replica counts in), the per-minute windows (per agent, per matrix rule)
+    are shared; the rest stays in this process. The pipeline uses a `GuardState`
+    instead (`PostgresGuardState` shares all of it)."""
 
     def __init__(
         self, burst_seconds: float, shared: Callable[[str, float, float], int] | None = None
