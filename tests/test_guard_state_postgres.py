@@ -3,6 +3,8 @@ taking over what a replica's data directory kept before it moved there."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -46,3 +48,21 @@ def test_a_replica_s_local_trust_and_pins_are_taken_over_once(tmp_path: Path) ->
     finally:
         shared.close()
         values.close()
+
+
+def test_two_replicas_racing_for_a_breaker_take_only_its_limit() -> None:
+    url = pg_server().fresh_url()
+    states = [PostgresGuardState.open(url, BURST) for _ in range(2)]
+    start = threading.Barrier(2)
+
+    def race(state: PostgresGuardState) -> list[int | None]:
+        start.wait()
+        return [state.take_destructive("task-race", 5, float(i)) for i in range(20)]
+
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            taken = [n for got in pool.map(race, states) for n in got if n is not None]
+        assert sorted(taken) == [1, 2, 3, 4, 5]
+    finally:
+        for state in states:
+            state.close()
