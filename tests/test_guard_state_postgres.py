@@ -7,12 +7,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from memgate.guard.state import Counts, GuardState, LocalGuardState, PinStatus
-from memgate.guard.state_postgres import PostgresGuardState
+from memgate.guard.state_postgres import PRUNE_EVERY, TASK_TTL, PostgresGuardState
 from memgate.guard.values import ValueStore
-from tests.contracts.guard_state_contract import BURST, GuardStateContract
+from tests.contracts.guard_state_contract import BURST, GuardStateContract, begin
 from tests.pg_fixtures import pg_server, postgres  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.usefixtures("postgres")
@@ -66,3 +67,23 @@ def test_two_replicas_racing_for_a_breaker_take_only_its_limit() -> None:
     finally:
         for state in states:
             state.close()
+
+
+def test_expired_windows_depths_and_idle_tasks_are_pruned() -> None:
+    url = pg_server().fresh_url()
+    state = PostgresGuardState.open(url, BURST)
+    try:
+        state.take_destructive("old-task", 3, 0.0)
+        state.set_masking("old-task", ["c0"], 0.0)
+        state.take_destructive("new-task", 3, TASK_TTL)
+        for i in range(PRUNE_EVERY):
+            state.begin(begin(state, TASK_TTL + 1.0, f"c{i}", scope="new-task"))
+        with psycopg.connect(url) as conn:
+            left = {
+                table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()  # noqa: S608
+                for table in ("guard_breaker", "guard_masking")
+            }
+        assert left == {"guard_breaker": (1,), "guard_masking": (0,)}
+        assert state.begin(begin(state, TASK_TTL + 2.0, "x", scope="new-task")).destructive == 1
+    finally:
+        state.close()

@@ -86,6 +86,9 @@ RETURNING tool, pinned, seen, xmax = 0,
 """
 PRUNE_EVERY = 500
 """Decisions between two deletions of expired windows and depths."""
+TASK_TTL = 7 * 86400.0
+"""A task's breaker and masking chain untouched this long are dropped (in memory
+they are an LRU of 50,000 tasks)."""
 
 
 def _key(kind: str, key: str) -> str:
@@ -162,6 +165,8 @@ class PostgresGuardState:
             if prune:
                 conn.execute("DELETE FROM guard_chain_hits WHERE at <= %s", (ask.now - 3600.0,))
                 conn.execute("DELETE FROM guard_depth WHERE at <= %s", (ask.now - DEPTH_TTL,))
+                conn.execute("DELETE FROM guard_breaker WHERE at <= %s", (ask.now - TASK_TTL,))
+                conn.execute("DELETE FROM guard_masking WHERE at <= %s", (ask.now - TASK_TTL,))
             assert row is not None  # noqa: S101 - a SELECT without FROM returns one row
             return tuple(row)
 
