@@ -109,10 +109,13 @@ _CREDENTIAL_LOCATIONS = (
     r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.pem\b|\.p12\b|\.pfx\b|\.kdbx\b|\.keychain(?:-db)?\b"
     r"|/etc/(?:shadow|gshadow|sudoers|master\.passwd)\b|\.env\b(?![\w-])|\bwallet\.dat\b"
     r"|\bcredentials(?:\.json|\.csv|\.xml)?\b|\bsecrets?\.(?:ya?ml|json|toml|env|txt)\b"
-    r"|\bLogin Data\b|\bcookies\.sqlite\b|\blogins\.json\b|\bkey[34]\.db\b|\bplaces\.sqlite\b"
+    r"|\bsecrets?\.(?:db|sqlite3?|kdbx)\b|\bLogin Data\b|\bcookies\.sqlite\b|\blogins\.json\b"
+    r"|\bkey[34]\.db\b|\bplaces\.sqlite\b"
     r"|\bLocal State\b|Google/Chrome|Mozilla/Firefox|BraveSoftware|Microsoft/Edge|\bCookies\b"
     r"|\bgcloud/|application_default_credentials|\bntds\.dit\b|\bwp-config\.php\b|\bkubeconfig\b"
     r"|\\(?:SAM|SECURITY|SYSTEM)\b|\bunattend\.xml\b|\bgroups\.xml\b|\.config/(?:gh|hub)\b"
+    # a container's mounted service-account token and secrets, a cluster's admin config
+    r"|/(?:var/)?run/secrets/|/etc/kubernetes/(?:admin|kubelet|controller-manager|scheduler)\.conf\b"
 )
 SECRET_PATH = re.compile(_CREDENTIAL_LOCATIONS, re.IGNORECASE)
 SECRET_VAR = re.compile(
@@ -185,7 +188,7 @@ API: tuple[tuple[str, str], ...] = (
     ),
     (
         "exec",
-        r"(?<![\w.$])eval\s*\(|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*(?:await|[a-z_$])"
+        r"(?<![\w.$])eval\s*\(|\bnew\s+Function\s*\(|\bset(?:Timeout|Interval)\s*\(\s*[A-Za-z_$][\w$]*\s*[,)]|(?<![\w.])Function\s*\(\s*(?:await|[a-z_$])"
         r"|\.then\s*\(\s*eval\s*\)|\bvm\.runIn\w*\s*\(|\bexecSync\s*\(|\bexecFileSync\s*\(|\bspawnSync\s*\("
         r"|\bchild_process\b[^\n]{0,40}\.(?:exec|spawn)\s*\(|\b(?:cp|child_process|proc)\.(?:exec|spawn|execFile)\s*\("
         r"|(?<![\w.])(?:system|passthru|shell_exec|popen|proc_open|pcntl_exec|assert|create_function)\s*\("
@@ -202,7 +205,7 @@ API: tuple[tuple[str, str], ...] = (
         r"\bTCPSocket\b|\bUDPSocket\b|\bIO::Socket(?:::INET|::SSL)?\b|\bSocket::|\bsocket\s*\(\s*\w*,?\s*(?:PF_INET|AF_INET)"
         r"|\bp?fsockopen\s*\(|\bstream_socket_client\s*\(|\bnet\.(?:Socket|connect|createConnection)\s*\("
         r"|\bnew\s+net\.Socket|\bnet\.Dial\w*\s*\(|\bSockets\.Tcp[Cc]lient\b|\bTcpClient\s*\(|\bTCPClient\b|\bUdpClient\b"
-        r"|/dev/(?:tcp|udp)/|/inet/(?:tcp|udp)/|\bztcp\b|zsh/net/tcp|\bsocket\.tcp\s*\(|\bsocket\.connect\s*\("
+        r"|/dev/(?:tcp|udp)/[\w.${}-]|/inet/(?:tcp|udp)/|\bztcp\b|zsh/net/tcp|\bsocket\.tcp\s*\(|\bsocket\.connect\s*\("
         r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:",
     ),
     (
@@ -764,6 +767,8 @@ API_KEYWORDS = (
     "clear-disk",
     "format-volume",
     "shadowcopy",
+    # cluster- and account-wide deletion (effects.py `_cluster_wide_delete`)
+    *("kubectl delete", "destroy", "s3 rb", "s3 rm", "gsutil", "group delete", "projects delete"),
     ":(){",
     "crontab",
     "reg ",
@@ -816,7 +821,13 @@ API_KEYWORDS = (
 # Aho-Corasick pass.
 GATE_KEYWORDS = (
     "eval",
+    "| ssh",
+    "|ssh",
+    "${ifs",
+    "$ifs",
     "new function",
+    "settimeout(",
+    "setinterval(",
     "function(await",
     "vm.run",
     "execsync",
@@ -960,6 +971,8 @@ GATE_KEYWORDS = (
     "diskpart",
     "clear-disk",
     "shadowcopy",
+    # cluster- and account-wide deletion (effects.py `_cluster_wide_delete`)
+    *("kubectl delete", "destroy", "s3 rb", "s3 rm", "gsutil", "group delete", "projects delete"),
     ":(){",
     "crontab",
     # not the bare word: "migrate the cron jobs" is ordinary prose, and every
@@ -1212,6 +1225,8 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "process.run",
         "eval",
         "function",
+        "settimeout",
+        "setinterval",
         "vm.run",
         "sync(",
         "child_process",

@@ -356,6 +356,9 @@ class _Model:
     stmts: list[Stmt] = field(default_factory=list)
     python: list[Carrier] = field(default_factory=list)
     remotes: dict[str, str] = field(default_factory=dict)
+    transfer_host: str = ""
+    """The host an sftp / ftp session opened above was pointed at (its batch's
+    `put` lines upload there)."""
     inert_groups: set[int] = field(default_factory=set)
     """Groups of the carriers left out as inert (see `_inert`)."""
     inert_bound: int = 0
@@ -371,6 +374,46 @@ class _Model:
 def _base(word: str) -> str:
     w = word.strip("'\"").replace("\\", "/").rsplit("/", 1)[-1].lower()
     return w[:-4] if w.endswith(".exe") else w
+
+
+_PROJECT_ARG = re.compile(r"(?![/~\\]|\.\.|\w:|\$|%)(?:\./)?[\w][\w.\-/*]{0,200}")
+_SSH_VALUE_FLAGS = frozenset("bcDEeFIiJLlmOopQRSWw")
+
+
+def _ssh_host(args: Sequence[str]) -> str | None:
+    """The host of an ssh command line (`user@host`, `host`), skipping flag values."""
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a.startswith("-"):
+            skip = len(a) == 2 and a[1] in _SSH_VALUE_FLAGS
+            continue
+        return a.split("@")[-1].split(":")[0].lower() or None
+    return None
+
+
+def _cluster_wide_delete(n: str, low: Sequence[str]) -> bool:
+    """A command that deletes a cluster's, a project's or an account's resources
+    wholesale: every namespace or object of a kind, a whole stack, a bucket with its
+    contents, a resource group."""
+    if n == "kubectl" and low[:1] == ["delete"]:
+        kinds = {"namespace", "namespaces", "ns", "all", "pv", "pvc", "nodes", "node"}
+        return ("--all" in low or "--all-namespaces" in low or "-a" in low) and bool(
+            kinds & set(low) or "--all-namespaces" in low
+        )
+    if n in ("terraform", "tofu", "pulumi") and "destroy" in low:
+        return any(a in ("-auto-approve", "--auto-approve", "--yes", "-y") for a in low)
+    if n == "aws" and low[:2] == ["s3", "rb"]:
+        return "--force" in low
+    if n == "aws" and low[:2] == ["s3", "rm"]:
+        return "--recursive" in low and any(re.fullmatch(r"s3://[^/]+/?", a) for a in low)
+    if n == "gsutil":
+        return "rm" in low and any(a in ("-r", "-ra") for a in low)
+    if n == "az" and low[:2] == ["group", "delete"]:
+        return any(a in ("--yes", "-y") for a in low)
+    return n == "gcloud" and "projects" in low and "delete" in low
 
 
 def _file_key(word: str) -> str:
@@ -461,6 +504,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             if any(lex.URL.search(a) and re.search(r"\$\(|`|\$\{?[A-Za-z_]", a) for a in args):
                 tags.add("send")  # data spliced into the URL leaves with the request
                 stmt.notes.append("data in the request URL")
+            elif any(
+                low[i - 1] in ("-h", "--header", "-b", "--cookie", "-a", "--user-agent", "-e")
+                and ("$(" in a or "`" in a)
+                for i, a in enumerate(args)
+                if i
+            ):
+                tags.add("send")  # a command's output spliced into a header leaves too
+                stmt.notes.append("command output in a request header")
             out = None
             for i, a in enumerate(low):
                 flag = a in ("-o", "--output", "-outfile", "--output-document", "-out")
@@ -569,6 +620,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             for a in low
         )
         tags.add("listen" if listen else "connect")
+        if n == "socat":
+            for a in args:
+                m = re.match(r"(?i)(?:file|open|gopen):([^,\s]+)", a.strip("'\""))
+                if m and not listen:
+                    tags.update({"send", "local_read"})  # a file streamed to the peer
+                    stmt.notes.append("socat streams a file to the peer")
+                    if lex.SECRET_PATH.search(m.group(1)) or m.group(1).startswith("/etc/"):
+                        tags.add("secret")
         if any(
             a in ("-e", "-c") or re.fullmatch(r"-\w*e", a) or a.startswith(("exec:", "system:"))
             for a in low
@@ -611,14 +670,34 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         if (remotes and locals_ and args.index(remotes[-1]) > args.index(locals_[-1])) or (
             n in ("lftp", "ftp") and urls
         ):
-            tags.update({"send", "local_read"})
+            tags.add("send")
             for r in remotes:
                 host = r.split(":", 1)[0].split("@")[-1].lower()
                 stmt.hosts.append(host)
+            if n in ("lftp", "ftp") or not all(_PROJECT_ARG.fullmatch(a) for a in locals_):
+                # a project's own build (`./dist`, `site/`) copied to a server is a
+                # deploy; absolute, home and parent paths are data leaving
+                tags.add("local_read")
             for a in locals_:
                 if lex.SECRET_PATH.search(a):
-                    tags.add("secret")
+                    tags.update({"secret", "local_read"})
+        elif n in ("sftp", "ftp", "lftp") and (peer := _ssh_host(args)):
+            model.transfer_host = peer
         return
+    if n in ("put", "mput", "reput") and model.transfer_host and args:
+        # a batch fed to sftp / ftp (a heredoc, `-b -`): each put uploads
+        tags.update({"send", "local_read"})
+        stmt.hosts.append(model.transfer_host)
+        if any(lex.SECRET_PATH.search(a) or a.startswith("/etc/") for a in args):
+            tags.add("secret")
+        return
+    if n == "ssh" and stage > 0:
+        # what is piped into ssh is the remote command's input: it leaves the machine
+        peer = _ssh_host(args)
+        if peer is not None and not (".pub" in stmt.text and "authorized_keys" in stmt.text):
+            # (a public key installed on a server is what ssh-copy-id does)
+            tags.add("send")
+            stmt.hosts.append(peer)
     if n == "git" and low:
         if low[0] == "remote" and len(args) >= 4 and low[1] == "add":
             model.remotes[low[2]] = _host_of(args[3])
@@ -660,7 +739,8 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                 r"^(?:~|\$HOME|\$\{HOME\}|/home|/etc|/root|/var/lib|\$env:USERPROFILE|C:\\Users)", a
             )
         ]
-        if broad and any(a.startswith(("s3://", "gs://", "https://")) for a in low):
+        to_account = n == "az" and "upload" in low and any(lex.SECRET_PATH.search(a) for a in args)
+        if broad and (to_account or any(a.startswith(("s3://", "gs://", "https://")) for a in low)):
             # a build directory synced to a bucket is a deploy; a home directory is not
             tags.update({"send", "local_read"})
             stmt.hosts.append("cloud-storage")
@@ -750,6 +830,10 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     ):
         tags.add("destroy")
         stmt.notes.append("find deletes across a broad scope")
+        return
+    if _cluster_wide_delete(n, low):
+        tags.add("destroy")
+        stmt.notes.append("deletes a cluster's or an account's resources wholesale")
         return
     if n.startswith("mkfs") or n in ("wipefs", "format-volume", "clear-disk", "diskpart"):
         tags.add("destroy")
@@ -1018,6 +1102,14 @@ def _shell_stmt(
             elif _OBF_NAME.match(raw):
                 stmt.tags.update({"obfuscated", "exec"})
                 stmt.notes.append("command name built at run time")
+            if ("'" in raw or '"' in raw or "IFS" in raw) and (
+                plain := _dequoted(stmt.text, model.shell_vars)
+            ):
+                # `c'u'r"l"${IFS}-s${IFS}…|b'a's"h"`: quotes inside a word and IFS
+                # for spaces hide the command from a reader, not from the shell
+                stmt.tags.add("obfuscated")
+                stmt.notes.append("command name hidden by quotes or IFS")
+                nested.append(("shell", plain))
             if "$" in raw and model.shell_vars and _VAR_REF.search(raw):
                 expanded = _expand(stmt.text, model.shell_vars)
                 if expanded != stmt.text:
@@ -1196,6 +1288,25 @@ _SPLICE = re.compile(r"\$\{\w{0,12}\}|\$\w+|''|\"\"|\\(?=\w)")
 _VAR_REF = re.compile(
     r"(?:^|[\s;|&(])\$\{?[A-Za-z_]\w{0,30}\}?(?:\s|$|\|)|^\$\{?[A-Za-z_]\w{0,30}\}?$"
 )
+
+
+_IFS_REF = re.compile(r"\$\{IFS(?:[%#][^}]{0,8})?\}|\$IFS\b")
+_QUOTED_PIECE = re.compile(r"'([^'\s]*)'|\"([^\"\s$`\\]*)\"")
+
+
+def _dequoted(text: str, values: dict[str, str]) -> str | None:
+    """`text` as the shell reads it when quotes split a command's letters and an
+    unset `IFS` stands for spaces, or None if its first word is then no known
+    interpreter, downloader or system binary (a quoted path is just a path)."""
+    plain = text if "IFS" in values else _IFS_REF.sub(" ", text)
+    plain = _QUOTED_PIECE.sub(lambda m: m.group(1) or m.group(2) or "", plain)
+    if plain == text:
+        return None
+    first = plain.strip().split(None, 1)[0] if plain.strip() else ""
+    name = _base(first)
+    if name in lex.INTERPRETERS or name in lex.FETCHERS or name in lex.LOLBINS:
+        return plain
+    return None
 
 
 def _expand(text: str, values: dict[str, str]) -> str:
@@ -1769,12 +1880,22 @@ def _secret_var_as_data(text: str) -> bool:
     return False
 
 
-def foreign(hosts: Sequence[str]) -> bool:
-    """Whether any host is not the user's own (no host known: assume foreign)."""
+_ORG_LABEL = re.compile(
+    r"(?i)^(?:[\w-]+\.)*(?:corp|internal|intranet|intra|lan|office)\.[\w-]+\.[a-z]{2,}$"
+)
+
+
+def foreign(hosts: Sequence[str], *, org_own: bool = False) -> bool:
+    """Whether any host is not the user's own (no host known: assume foreign).
+    `org_own`: a host under an internal label of an organisation's domain
+    (`backup.corp.example.com`) is the user's own too."""
     real = [h for h in hosts if h]
     if not real:
         return True
-    return any(not lex.OWN_HOST.match(h.strip("[]")) for h in real)
+    return any(
+        not lex.OWN_HOST.match(h.strip("[]")) and not (org_own and _ORG_LABEL.match(h))
+        for h in real
+    )
 
 
 @lru_cache(maxsize=1)
@@ -2045,6 +2166,9 @@ class _Spec:
     unless: frozenset[str]
     foreign: bool
     mention: Level
+    org_own: bool = False
+    """Hosts under an organisation's internal name (`git.corp.example.com`) count
+    as the user's own: for local data, not for secrets."""
 
 
 def _level(raw: object, default: Level) -> Level:
@@ -2075,6 +2199,7 @@ class EffectsAnalyzer:
                 need=tuple(frozenset(x) for x in r.params.get("need", ())),
                 unless=_set(r.params, "unless"),
                 foreign=bool(r.params.get("foreign", False)),
+                org_own=bool(r.params.get("org_own", False)),
                 mention=_level(r.params.get("mention"), None),
             )
             for r in rules
@@ -2135,7 +2260,7 @@ class EffectsAnalyzer:
                 origin = (s.tags | s.inherited) & spec.sources
                 if not origin:
                     continue
-                if spec.foreign and not foreign(s.hosts):
+                if spec.foreign and not foreign(s.hosts, org_own=spec.org_own):
                     continue
                 found.append((s.start, s.end, s.mention, _note(s, origin)))
         elif spec.kind == "effect":
