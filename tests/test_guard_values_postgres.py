@@ -55,7 +55,7 @@ def test_a_lost_connection_is_reopened(tmp_path: Path) -> None:
     try:
         store.add([sighting("fp-a", "call_1", 1.0)])
         with psycopg.connect(url, autocommit=True) as admin:
-            pid = store._conn.info.backend_pid
+            pid = store._pg.backend_pid
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         assert [s.fp for s in store.lookup(["fp-a"])] == ["fp-a"]
     finally:

@@ -17,7 +17,6 @@ loop); a lost connection is reopened once per call.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -27,7 +26,7 @@ from memgate.errors import StorageError
 from memgate.guard.chain import WINDOW
 from memgate.guard.state import DEPTH_TTL, Begin, Counts, PinStatus, Snapshot
 from memgate.guard.values import ValueStore
-from memgate.guard.values_postgres import _migrated
+from memgate.guard.values_postgres import PgLink, _migrated
 from memgate.store.postgres import where
 
 T = TypeVar("T")
@@ -101,11 +100,15 @@ class PostgresGuardState:
     database at `url`, for every replica on it."""
 
     def __init__(self, url: str, burst_seconds: float) -> None:
-        self._url = url
         self._burst = burst_seconds
-        self._lock = threading.Lock()
         self._begun = 0
-        self._conn = self._connect()
+        # NOTE: a commit here does not wait for its WAL flush (the store's
+        # events always do). Visible to every replica at once all the same;
+        # what a crash of the database server (not of a replica) can lose is
+        # the last few hundred ms of counts, depths and pins: windows and
+        # depths are a hot window, and a lost pin is taken again at the
+        # server's next listing.
+        self._pg = PgLink(url, setup=("SET synchronous_commit = off",))
 
     @classmethod
     def open(cls, url: str, burst_seconds: float) -> PostgresGuardState:
@@ -118,32 +121,8 @@ class PostgresGuardState:
             ) from None
         return cls(url, burst_seconds)
 
-    def _connect(self) -> psycopg.Connection[Any]:
-        try:
-            conn = psycopg.connect(self._url, autocommit=True, connect_timeout=10)
-            # NOTE: a commit here does not wait for its WAL flush (the store's
-            # events always do). Visible to every replica at once all the same;
-            # what a crash of the database server (not of a replica) can lose is
-            # the last few hundred ms of counts, depths and pins: windows and
-            # depths are a hot window, and a lost pin is taken again at the
-            # server's next listing.
-            conn.execute("SET synchronous_commit = off")
-            return conn
-        except psycopg.Error as exc:
-            raise StorageError(
-                f"cannot connect to PostgreSQL at {where(self._url)}: {exc.__class__.__name__}"
-            ) from None
-
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """`work` on the connection, reconnecting once when it was lost."""
-        with self._lock:
-            try:
-                return work(self._conn)
-            except psycopg.OperationalError:
-                if not self._conn.closed:
-                    raise
-            self._conn = self._connect()
-            return work(self._conn)
+        return self._pg.run(work)
 
     def begin(self, ask: Begin) -> Snapshot:
         keys = [_key("calls", ask.agent_key), _key("tools", ask.tool_key)]
@@ -293,8 +272,7 @@ class PostgresGuardState:
         return self._run(go)
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        self._pg.close()
 
 
 def _count(cur: psycopg.Cursor[Any], table: str) -> int:

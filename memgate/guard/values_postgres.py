@@ -75,6 +75,50 @@ def _migrated(url: str) -> None:
         pool.submit(asyncio.run, go()).result()
 
 
+class PgLink:
+    """One autocommit connection to the database at `url`, used under a lock by
+    every thread and reconnected once when the server dropped it. `setup`: SQL
+    run on each new connection."""
+
+    def __init__(self, url: str, setup: Sequence[str] = ()) -> None:
+        self.url = url
+        self._setup = tuple(setup)
+        self._lock = threading.Lock()
+        self._conn = self._connect()
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+            for sql in self._setup:
+                conn.execute(sql)
+            return conn
+        except psycopg.Error as exc:
+            raise StorageError(
+                f"cannot connect to PostgreSQL at {where(self.url)}: {exc.__class__.__name__}"
+            ) from None
+
+    def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """`work` on the connection, reconnecting once when it was lost."""
+        with self._lock:
+            try:
+                return work(self._conn)
+            except psycopg.OperationalError:
+                if not self._conn.closed:
+                    raise
+            self._conn = self._connect()
+            return work(self._conn)
+
+    @property
+    def backend_pid(self) -> int:
+        """The server process of the current connection (what an operator, or a
+        test, terminates)."""
+        return self._conn.info.backend_pid
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
 def _row(r: Sighting) -> tuple[Any, ...]:
     return (
         r.fp, r.value_fp, r.form, r.rule_id, r.call_id, r.session_id, r.agent_id, r.tool,
@@ -88,10 +132,8 @@ class PostgresValueStore(ValueStore):
 
     def __init__(self, url: str, local: Path | str) -> None:
         super().__init__(local)
-        self._url = url
-        self._pg_lock = threading.Lock()
         self._hits = 0
-        self._conn = self._connect()
+        self._pg = PgLink(url)
 
     @classmethod
     def open(cls, url: str, local: Path | str) -> PostgresValueStore:
@@ -104,24 +146,8 @@ class PostgresValueStore(ValueStore):
             ) from None
         return cls(url, local)
 
-    def _connect(self) -> psycopg.Connection[Any]:
-        try:
-            return psycopg.connect(self._url, autocommit=True, connect_timeout=10)
-        except psycopg.Error as exc:
-            raise StorageError(
-                f"cannot connect to PostgreSQL at {where(self._url)}: {exc.__class__.__name__}"
-            ) from None
-
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """`work` on the connection, reconnecting once when it was lost."""
-        with self._pg_lock:
-            try:
-                return work(self._conn)
-            except psycopg.OperationalError:
-                if not self._conn.closed:
-                    raise
-            self._conn = self._connect()
-            return work(self._conn)
+        return self._pg.run(work)
 
     def add(self, rows: Sequence[Sighting]) -> None:
         if not rows:
@@ -243,6 +269,5 @@ class PostgresValueStore(ValueStore):
         return self.hit
 
     def close(self) -> None:
-        with self._pg_lock:
-            self._conn.close()
+        self._pg.close()
         super().close()
