@@ -216,16 +216,32 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
     pos = 0
     for line in text.split("\n"):
         if "`" in line and len(line) <= MAX_LINE:
-            found = list(_INLINE.finditer(line))
-            if found:
-                outside = _INLINE.sub(" ", line)
-                mention = _has_words(outside, 3) and is_mention(outside)
-                for m in found:
-                    taken_out = _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start())
-                    if taken_out or (mention and not _affirmed(line, m.start())):
-                        spans.append((pos + m.start(1), pos + m.end(1)))
+            spans.extend(
+                (pos + m.start(1), pos + m.end(1)) for m, quoted in _inline_spans(line)[0] if quoted
+            )
         pos += len(line) + 1
     return spans
+
+
+def _inline_spans(line: str) -> tuple[list[tuple[re.Match[str], bool]], str, bool, bool]:
+    """The inline code spans of `line`, each with whether it is quoted (a mention
+    or code taken out); the line without them; whether that is prose; and whether
+    the prose warns or describes."""
+    found = list(_INLINE.finditer(line)) if "`" in line else []  # every span is in backticks
+    if not found:
+        return [], line, False, False
+    outside = _INLINE.sub(" ", line)
+    prose = _has_words(outside, 3)
+    mention = prose and is_mention(outside)
+    spans = [
+        (
+            m,
+            _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start()) is not None
+            or (mention and not _affirmed(line, m.start())),
+        )
+        for m in found
+    ]
+    return spans, outside, prose, mention
 
 
 def is_placeholder_doc(text: str) -> bool:
@@ -370,14 +386,9 @@ def _lines(text: str, lo: int, hi: int, out: list[Carrier], group: int) -> None:
 
 
 def _line(line: str, start: int, out: list[Carrier], group: int) -> None:
-    spans = list(_INLINE.finditer(line)) if "`" in line else []  # every span is in backticks
+    spans, outside, prose, mention = _inline_spans(line)
     if spans:
-        outside = _INLINE.sub(" ", line)
-        prose = _has_words(outside, 3)
-        mention = prose and is_mention(outside)
-        for m in spans:
-            taken_out = _TAKEN_OUT.search(line, max(0, m.start() - 32), m.start()) is not None
-            quoted = taken_out or (mention and not _affirmed(line, m.start()))
+        for m, quoted in spans:
             out.append(Carrier(start + m.start(1), m.group(1), None, group, mention=quoted))
         if line.count("`") >= 3 and line.count("`") % 2 == 0 and len(spans) < line.count("`") // 2:
             # backticks nested in the code (`php -r '…`cmd`…'`) left some unpaired:

@@ -376,8 +376,15 @@ def _base(word: str) -> str:
     return w[:-4] if w.endswith(".exe") else w
 
 
-_PROJECT_ARG = re.compile(r"(?![/~\\]|\.\.|\w:|\$|%)(?:\./)?[\w][\w.\-/*]{0,200}")
+# A path inside the project: no absolute, home, parent, drive or variable path.
+_PROJECT_REL = r"(?![/~\\]|\.\.|\w:|\$|%)(?:\./)?[\w][\w.\-/*]{0,200}"
+_PROJECT_ARG = re.compile(_PROJECT_REL)
 _SSH_VALUE_FLAGS = frozenset("bcDEeFIiJLlmOopQRSWw")
+_TRANSFER_VALUE_FLAGS = frozenset(
+    {"-o", "-i", "-P", "-F", "-c", "-l", "-J", "-S", "-e", "--rsh", "--port", "--exclude",
+     "--include", "--filter", "--config", "--transfers"}
+)  # fmt: skip
+"""Flags of scp / rsync / rclone whose value follows as the next word."""
 
 
 def _ssh_host(args: Sequence[str]) -> str | None:
@@ -660,7 +667,13 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                 or re.match(r"^[\w-]+(?:\.[\w-]+)+:|^\d{1,3}(?:\.\d{1,3}){3}:|^\$\{?\w", a)
             )
         ]
-        locals_ = [a for a in args if not a.startswith("-") and a not in remotes]
+        locals_ = [
+            a
+            for i, a in enumerate(args)
+            if not a.startswith("-")
+            and a not in remotes
+            and not (i and args[i - 1] in _TRANSFER_VALUE_FLAGS)
+        ]
         if n == "rclone" and low and low[0] in ("copy", "sync", "move", "copyto"):
             locals_ = locals_[1:]
             if not any(lex.SECRET_PATH.search(a) or _HOME_OR_SYSTEM.match(a) for a in locals_):
@@ -694,8 +707,18 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
     if n == "ssh" and stage > 0:
         # what is piped into ssh is the remote command's input: it leaves the machine
         peer = _ssh_host(args)
-        if peer is not None and not (".pub" in stmt.text and "authorized_keys" in stmt.text):
-            # (a public key installed on a server is what ssh-copy-id does)
+        piped = stmt.text.split("|", 1)[0].split()[1:]
+        deploy = "secret" not in tags and all(
+            _PROJECT_ARG.fullmatch(w) for w in piped if not w.startswith("-")
+        )
+        if (
+            peer is not None
+            and not deploy
+            and not (".pub" in stmt.text and "authorized_keys" in stmt.text)
+        ):
+            # what is piped in leaves the machine, unless it is the project's own
+            # files (`tar czf - ./site | ssh web 'tar xzf -'`, a deploy) or a public
+            # key installed on a server (what ssh-copy-id does)
             tags.add("send")
             stmt.hosts.append(peer)
     if n == "git" and low:
@@ -1627,7 +1650,7 @@ _READ_CALL = re.compile(
     r"\b(?:readFileSync|readFile|File\.read|IO\.read|os\.ReadFile|ioutil\.ReadFile|"
     r"file_get_contents|Get-Content)\s*\(?\s*(?P<arg>['\"`][^'\"`\n]{0,200}['\"`]|[\w.$]+)"
 )
-_PROJECT_PATH = re.compile(r"['\"`](?![/~\\]|\.\.|\w:|\$|%)[\w][\w.\-/]{0,120}['\"`]")
+_PROJECT_PATH = re.compile(f"['\"`]{_PROJECT_REL}['\"`]")
 
 
 def _project_read(line: str) -> bool:
@@ -1976,6 +1999,7 @@ _SPECIAL_NAMES = frozenset(
         *("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "telnet", "socat"),
         *("openssl", "busybox", "scp", "rsync", "sftp", "rclone", "lftp", "smbclient"),
         *("ftp", "pscp", "git", "aws", "gsutil", "az", "gcloud"),
+        *("kubectl", "terraform", "tofu", "pulumi", "put", "mput", "reput"),
         *("mail", "mailx", "sendmail", "mutt", "send-mailmessage", "swaks"),
         *("new-inboxrule", "set-inboxrule", "set-mailbox", "new-transportrule"),
         *("msfvenom", "chmod", "ping", "dig", "nslookup", "host", "drill", "resolve-dnsname"),

@@ -55,6 +55,7 @@ from memgate.scanning._code_py import (
     python_facts,
 )
 from memgate.scanning._code_shell import Command, Segment, shell_segments
+from memgate.scanning._effects_lexicon import OWN_HOST
 from memgate.scanning.analyzer import Hit, ScanContext
 from memgate.scanning.rules import Rule
 
@@ -444,7 +445,7 @@ def _upload_file(cmd: Command) -> str | None:
             for p in paths
             if re.match(r"^[\w.-]+@[\w.-]+:|^[\w.-]+\.[\w.-]+:|^\d{1,3}(?:\.\d{1,3}){3}:", p)
         ]
-        if remote and paths and paths[-1] in remote and not _OWN.match(_remote_host(paths[-1])):
+        if remote and paths and paths[-1] in remote and not OWN_HOST.match(_remote_host(paths[-1])):
             for p in paths[:-1]:
                 if _is_sensitive_arg(p) or p.startswith("/etc/"):
                     return p
@@ -550,16 +551,9 @@ def _foreign_dests(line: str) -> list[str]:
     for m in _DEST.finditer(line):
         host = (m.group(1) or m.group(2) or m.group(3) or "").lower()
         host = host.rsplit("@", 1)[-1].split(":", 1)[0]
-        if host and not _OWN.match(host):
+        if host and not OWN_HOST.match(host):
             hosts.append(host)
     return hosts
-
-
-_OWN = re.compile(
-    r"(?i)^(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|10(?:\.\d{1,3}){3}|"
-    r"192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|"
-    r"[\w.-]+\.(?:local|internal|lan|corp|home\.arpa|localhost))$"
-)
 
 
 def _cred_reads(line: str) -> bool:
