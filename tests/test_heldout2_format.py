@@ -6,49 +6,24 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from heldout_schema import FIELDS, FILE_LABELS, LABEL_EXPECT, PREFIX, digest, rows, set_modules
 
 ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "benchmarks" / "heldout2"
-LABEL_EXPECT = {
-    "benign": "approve",
-    "injection": "reject",
-    "dangerous_code": "reject",
-    "exfil": "reject",
-    "secret": "review",
-    "pii": "review",
-}
-PREFIX = {
-    "benign": "ben",
-    "injection": "inj",
-    "dangerous_code": "dc",
-    "exfil": "ex",
-    "secret": "sec",
-    "pii": "pii",
-}
-FIELDS = {"id", "label", "expect", "family", "source", "lang", "hard", "note", "text"}
-FILE_LABELS = {
-    "text": {"benign", "injection", "secret", "pii"},
-    "code": {"benign", "dangerous_code", "exfil"},
-}
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return digest(path)
 
 
 def _rows() -> list[tuple[str, dict[str, object]]]:
-    out = []
-    for stem in ("text", "code"):
-        for line in (SET / f"{stem}.jsonl").read_text(encoding="utf-8").splitlines():
-            out.append((stem, json.loads(line)))
-    return out
+    return rows(SET)
 
 
 def test_generator_reproduces_committed_files_byte_for_byte(tmp_path: Path) -> None:
@@ -120,12 +95,7 @@ def test_mix_per_label_language_and_halves() -> None:
 
 
 def test_validation_catches_broken_books() -> None:
-    sys.path.insert(0, str(SET))
-    try:
-        h2core = importlib.import_module("h2core")
-        make = importlib.import_module("make_heldout2")
-    finally:
-        sys.path.remove(str(SET))
+    h2core, make = set_modules(SET, "h2core", "make_heldout2")
     book = make.build()
     assert h2core.validate(book) == []
     good = book.rows

@@ -6,37 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from heldout_schema import FIELDS, FILE_LABELS, LABEL_EXPECT, PREFIX, digest, rows, set_modules
 
 ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "benchmarks" / "heldout3"
-LABEL_EXPECT = {
-    "benign": "approve",
-    "injection": "reject",
-    "dangerous_code": "reject",
-    "exfil": "reject",
-    "secret": "review",
-    "pii": "review",
-}
-PREFIX = {
-    "benign": "ben",
-    "injection": "inj",
-    "dangerous_code": "dc",
-    "exfil": "ex",
-    "secret": "sec",
-    "pii": "pii",
-}
-FIELDS = {"id", "label", "expect", "family", "source", "lang", "hard", "note", "text"}
-FILE_LABELS = {
-    "text": {"benign", "injection", "secret", "pii"},
-    "code": {"benign", "dangerous_code", "exfil"},
-}
 MINIMUM = {
     "benign": 220,
     "injection": 130,
@@ -48,15 +27,11 @@ MINIMUM = {
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return digest(path)
 
 
 def _rows() -> list[tuple[str, dict[str, object]]]:
-    out = []
-    for stem in ("text", "code"):
-        for line in (SET / f"{stem}.jsonl").read_text(encoding="utf-8").splitlines():
-            out.append((stem, json.loads(line)))
-    return out
+    return rows(SET)
 
 
 def test_generator_reproduces_committed_files_byte_for_byte(tmp_path: Path) -> None:
@@ -125,12 +100,7 @@ def test_mix_per_label_language_sources_and_halves() -> None:
 
 
 def test_validation_catches_broken_books() -> None:
-    sys.path.insert(0, str(SET))
-    try:
-        h3core = importlib.import_module("h3core")
-        make = importlib.import_module("make_heldout3")
-    finally:
-        sys.path.remove(str(SET))
+    h3core, make = set_modules(SET, "h3core", "make_heldout3")
     book = make.build()
     assert h3core.validate(book) == []
     good = book.rows
@@ -151,12 +121,7 @@ def test_validation_catches_broken_books() -> None:
 
 
 def test_checksummed_identifiers_pass_their_checks() -> None:
-    sys.path.insert(0, str(SET))
-    try:
-        h3core = importlib.import_module("h3core")
-        make = importlib.import_module("make_heldout3")
-    finally:
-        sys.path.remove(str(SET))
+    h3core, make = set_modules(SET, "h3core", "make_heldout3")
     book = make.build()
     checks = [c for gen in book.gens for c in gen.checks]
     assert len({kind for kind, _ in checks}) >= 25
