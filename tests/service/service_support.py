@@ -3,9 +3,12 @@ tmp_path) and httpx clients over the ASGI transport, one per API key."""
 
 from __future__ import annotations
 
+import contextlib
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -78,3 +81,38 @@ async def graph_service(
     """A service projecting into a graph of its own on the shared FalkorDB server."""
     async for running in start_service(tmp_path, graph=falkordb_server.url, graph_name=graph_name):
         yield running
+
+
+# --- replicas: several apps on one PostgreSQL database --------------------------
+
+
+@contextlib.asynccontextmanager
+async def replica(url: str, data: Path) -> AsyncIterator[FastAPI]:
+    """One gateway replica on the store at `url`, its lifespan running."""
+    app = create_app(Settings(data_dir=data, store=url, graph=None))
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+def replica_client(app: FastAPI, key: str) -> httpx.AsyncClient:
+    """A client of `app` in process, authenticated with `key`."""
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url="http://memgate.test",
+        headers={"Authorization": f"Bearer {key}"},
+    )
+
+
+async def post_ok(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST `body`, expect 200, return the JSON answer."""
+    response = await client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
+@pytest.fixture
+def same_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every replica is given the deployment's keys (else fingerprints differ)."""
+    monkeypatch.setenv("MEMGATE_LOG_KEY", secrets.token_hex(32))
+    monkeypatch.setenv("MEMGATE_FINGERPRINT_KEY", secrets.token_hex(32))

@@ -6,35 +6,15 @@ written and read through one replica is a flow source on the other."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
-from fastapi import FastAPI
+from service_support import replica, replica_client
 
-from memgate.service.app import create_app
-from memgate.service.settings import Settings
 from memgate.store.postgres_asks import PostgresAsks
 from tests.pg_fixtures import PgServer, postgres  # noqa: F401 - the fixture
 
 EMAIL = "marta.kowalski@example.com"
 TOOL = "mcp__github__create_issue"
-
-
-@contextlib.asynccontextmanager
-async def replica(url: str, data: Path) -> AsyncIterator[FastAPI]:
-    app = create_app(Settings(data_dir=data, store=url, graph=None))
-    async with app.router.lifespan_context(app):
-        yield app
-
-
-def client(app: FastAPI, key: str) -> httpx.AsyncClient:
-    return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://memgate.test",
-        headers={"Authorization": f"Bearer {key}"},
-    )
 
 
 def test_asks_and_memory_flows_across_replicas(postgres: PgServer, tmp_path: Path) -> None:  # noqa: F811
@@ -48,9 +28,9 @@ def test_asks_and_memory_flows_across_replicas(postgres: PgServer, tmp_path: Pat
             _, agent_key = keys.create("bot", "agent", [["acme"]], user_channel=True)
             _, reviewer_key = keys.create("rev", "reviewer", [["acme"]])
             async with (
-                client(one, agent_key) as agent_one,
-                client(two, agent_key) as agent_two,
-                client(two, reviewer_key) as reviewer_two,
+                replica_client(one, agent_key) as agent_one,
+                replica_client(two, agent_key) as agent_two,
+                replica_client(two, reviewer_key) as reviewer_two,
             ):
                 call = {"tool": TOOL, "input": {"title": "flaky"}, "session_id": "s1"}
                 asked = (await agent_one.post("/v1/guard/decide", json=call)).json()
