@@ -1,0 +1,7 @@
+"""stub"""
+
+from h4core import Gen
+
+
+def build(g: Gen) -> None:
+    pass
