@@ -742,7 +742,7 @@ def bad_hosts(text: str, label: str) -> list[str]:
             host = m.group(1)
             if _IPV4.fullmatch(host):
                 continue
-            if "." not in host:
+            if "." not in host or not re.search(r"[a-z0-9]", host.lower()):
                 continue  # a bucket, a service name or localhost, not a public host
             if not host_ok(host, label):
                 out.append(host)

@@ -452,8 +452,23 @@ ITEMS = [
 ]
 
 
+LEADS_ZH = (
+    "帮我看看这段能不能跑通：",
+    "从一个“备份工具”仓库里看到的：",
+    "合作方要求加到构建里的一步：",
+    "先把这个命令存下来，明天用：",
+    "群里有人发的“同步脚本”：",
+    "插件安装后自动执行的内容：",
+    "调试时临时加的代码：",
+    "按对方说明配置的上报：",
+    "记一下这个小技巧：",
+    "老项目里发现的一段：",
+)
+
+
 def build(g: Gen) -> None:
-    for family, source, note, raw in ITEMS:
+    leads = 0
+    for n, (family, source, note, raw) in enumerate(ITEMS):
         fills = {
             "host": g.host(),
             "ip": g.ip(),
@@ -462,6 +477,10 @@ def build(g: Gen) -> None:
             "bucket2": g.s("abcdefghijklmnopqrstuvwxyz", 6),
         }
         text = raw.format(**fills)
+        if not note.endswith(" ZH") and source != "user" and n % 6 == 2:
+            text = LEADS_ZH[leads % len(LEADS_ZH)] + "\n" + text
+            note += " ZH"
+            leads += 1
         zh = note.endswith(" ZH")
         g.add(
             "code",
