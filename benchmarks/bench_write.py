@@ -17,13 +17,21 @@ long-term id, and `search` under a namespace prefix with a one-word query.
     .venv/bin/python benchmarks/bench_write.py [--n 400] [--reads 300]
 
 Writes a markdown table and JSON with machine info to benchmarks/results/.
+
+`--profile` instead times one writer's long-term writes stage by stage (CPU
+microseconds per write under cProfile, the scan run inline so that it is
+counted; see `STAGES`) and prints that table beside the cell's CPU and wall
+time without the profiler.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import os
+import pstats
 import shutil
 import sys
 import tempfile
@@ -202,6 +210,129 @@ async def run(
     return rows, reads
 
 
+# -- per-stage profile ----------------------------------------------------------
+
+Where = tuple[str, str]
+"""(file path suffix, function name) of a profiled function."""
+
+STAGES: tuple[tuple[str, tuple[Where, ...], tuple[Where, ...]], ...] = (
+    ("scan", (("scanning/scanner.py", "scan"),), ()),
+    (
+        "scoring + report",
+        (("trust/inspector.py", "_report"),),
+        (("scanning/scanner.py", "scan"),),
+    ),
+    (
+        "routing (provenance, route)",
+        (("gateway/provenance.py", "route"), ("gateway/admission.py", "_route")),
+        (),
+    ),
+    ("event build (item, event)", (("gateway/admission.py", "_new_version"),), ()),
+    ("log entry: canonical JSON + HMAC", (("log/chain.py", "seal"),), ()),
+    (
+        "projection rows + row MAC",
+        (("store/sqlite.py", "_seal_event"),),
+        (("log/chain.py", "seal"),),
+    ),
+    (
+        "SQLite statements + COMMIT",
+        (("store/sqlite.py", "_commit"),),
+        (("store/sqlite.py", "_seal_event"),),
+    ),
+    (
+        "receipt, pools, notes, evictions",
+        (
+            ("gateway/admission.py", "__init__"),
+            ("gateway/admission.py", "_summary"),
+            ("pools/short.py", "put"),
+            ("gateway/context.py", "note"),
+            ("gateway/provenance.py", "note"),
+            ("gateway/admission.py", "log_evictions"),
+            ("gateway/admission.py", "_maybe_promote"),
+        ),
+        (),
+    ),
+)
+"""Stage name, the functions whose cumulative time it is, and the functions they
+call whose time belongs to another stage (subtracted: on this path those are
+called from nowhere else; cProfile's per-caller times are unreliable under
+asyncio)."""
+
+
+def _cum(stats: pstats.Stats, where: Where) -> float:
+    """Cumulative seconds of every function matching `where`."""
+    table = stats.stats  # type: ignore[attr-defined]
+    return sum(
+        values[3]
+        for (path, _, name), values in table.items()
+        if name == where[1] and path.endswith(where[0])
+    )
+
+
+def stage_table(stats: pstats.Stats, writes: int) -> list[tuple[str, float]]:
+    """Microseconds of CPU per write in each of STAGES, then the rest."""
+    rows = []
+    for name, parts, minus in STAGES:
+        seconds = sum(_cum(stats, w) for w in parts)
+        seconds -= sum(_cum(stats, m) for m in minus)
+        rows.append((name, seconds / writes * 1e6))
+    total = stats.total_tt / writes * 1e6  # type: ignore[attr-defined]
+    rows.append(("other (asyncio, gate, checks, copies)", total - sum(v for _, v in rows)))
+    rows.append(("total (under cProfile)", total))
+    return rows
+
+
+async def profile_cell(
+    data_dir: Path, batch: list[MemoryWrite], profiled: bool
+) -> tuple[float, float, cProfile.Profile | None]:
+    """One writer, scans inline on the loop thread: (CPU s, wall s, profile)."""
+    gateway = await open_gateway(data_dir, graph=None)
+
+    async def inline(work: Callable[..., object], /, *args: object, **kwargs: object) -> object:
+        return work(*args, **kwargs)
+
+    gateway.ctx.off_loop = inline  # type: ignore[method-assign,assignment]
+    try:
+        warm = batch[0].model_copy(update={"namespace": ("warmup",), "call_id": "warmup"})
+        await gateway.write(warm)
+        # CPU time, like the cell's own figure (the profiler's default clock is wall time).
+        profile = cProfile.Profile(time.process_time) if profiled else None
+        c0, t0 = time.process_time(), time.perf_counter()
+        if profile is not None:
+            profile.enable()
+        for w in batch:
+            await gateway.write(w)
+        if profile is not None:
+            profile.disable()
+        return time.process_time() - c0, time.perf_counter() - t0, profile
+    finally:
+        await gateway.close()
+
+
+async def profile(args: argparse.Namespace, root: Path) -> str:
+    scan_only(writes(texts(100, args.seed + 99, args.kind), Target.SHORT, "warm"), b"warm")
+    items = texts(args.n, args.seed, args.kind)
+    batch = writes(items, Target.LONG, "profile")
+    cpu, wall, _ = await profile_cell(root / "plain", batch, profiled=False)
+    _, _, prof = await profile_cell(root / "profiled", batch, profiled=True)
+    assert prof is not None
+    stats = pstats.Stats(prof)
+    load = os.getloadavg()
+    lines = [
+        f"{args.n} long-term `{args.kind}` writes, 1 writer, scan inline;"
+        f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        "",
+        "| stage | CPU us / write |",
+        "|---|---|",
+        *(f"| {name} | {value:.0f} |" for name, value in stage_table(stats, len(batch))),
+        f"| without profiler: CPU | {cpu / len(batch) * 1e6:.0f} |",
+        f"| without profiler: wall | {wall / len(batch) * 1e6:.0f} |",
+    ]
+    if args.profile_top:
+        stats.sort_stats("cumulative").print_stats(args.profile_top)
+    return "\n".join(lines)
+
+
 def render(rows: list[dict[str, object]], reads: dict[str, float]) -> str:
     header = [
         "writers",
@@ -242,8 +373,18 @@ def main() -> None:
     parser.add_argument("--kind", default="mixed", choices=("mixed", "prose", "code"))
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--out", default="write", help="results file stem")
+    parser.add_argument(
+        "--profile", action="store_true", help="per-stage CPU table of one writer instead"
+    )
+    parser.add_argument("--profile-top", type=int, default=0, help="also print the top N functions")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="memgate-bench-write-"))
+    if args.profile:
+        try:
+            print(asyncio.run(profile(args, root)))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        return
     try:
         rows, reads = asyncio.run(run(args, root))
     finally:
