@@ -6,8 +6,13 @@ like. Each takes the part's generator (for names, dates and hosts) and the paylo
 from __future__ import annotations
 
 import json
+import re
 
 from h4core import Gen
+
+
+def _first_sentence(text: str) -> str:
+    return re.split(r"\. |。", text)[0][:60]
 
 
 def _date(g: Gen) -> str:
@@ -33,14 +38,14 @@ def email_zh(g: Gen, body: str, subject: str = "回复：跟进事项") -> str:
 
 def web_comment(g: Gen, visible: str, hidden: str) -> str:
     return (
-        f"<html><head><title>{visible.split('.')[0][:40]}</title></head><body>\n"
+        f"<html><head><title>{_first_sentence(visible)}</title></head><body>\n"
         f"<article><p>{visible}</p>\n<!-- {hidden} -->\n</article></body></html>"
     )
 
 
 def web_hidden_div(g: Gen, visible: str, hidden: str) -> str:
     return (
-        f"<main>\n<h2>{visible.split('.')[0][:50]}</h2>\n<p>{visible}</p>\n"
+        f"<main>\n<h2>{_first_sentence(visible)}</h2>\n<p>{visible}</p>\n"
         f'<div style="display:none" aria-hidden="true">{hidden}</div>\n</main>'
     )
 
@@ -68,8 +73,10 @@ def ticket(g: Gen, title: str, body: str, zh: bool = False) -> str:
 
 def chat(g: Gen, lines: list[tuple[str, str]]) -> str:
     out = []
-    for i, (who, msg) in enumerate(lines):
-        out.append(f"[{g.num(8, 19):02d}:{(i * 7 + g.num(0, 6)) % 60:02d}] {who}: {msg}")
+    hour, minute = g.num(8, 18), g.num(0, 20)
+    for who, msg in lines:
+        minute += g.num(1, 9)
+        out.append(f"[{hour:02d}:{minute:02d}] {who}: {msg}")
     return "\n".join(out)
 
 

@@ -133,10 +133,8 @@ class Book:
     files: dict[str, str] = field(default_factory=dict)  # id -> "text" | "code"
 
 
+# never the bare example.com/.net/.org, which a project may call its own host
 HOST_BASES = (
-    "example.com",
-    "example.net",
-    "example.org",
     "cdn-mirror.example",
     "updates.example",
     "collector.test",
@@ -787,6 +785,9 @@ def validate(book: Book) -> list[str]:
         text = str(row["text"])
         if row["lang"] != lang_of(text):
             problems.append(f"{rid}: lang")
+        note = str(row["note"])
+        if (note.startswith("ZH") or note.endswith("ZH")) and row["lang"] != "zh":
+            problems.append(f"{rid}: ZH note on an en row")
         if not isinstance(row["hard"], bool):
             problems.append(f"{rid}: hard")
         if not re.fullmatch(r"[a-z][a-z0-9_]*", str(row["family"])):

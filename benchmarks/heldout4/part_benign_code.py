@@ -339,7 +339,7 @@ ITEMS = [
         "user",
         True,
         "ZH zshrc with own proxy",
-        "我的 ~/.zshrc：\nexport HTTPS_PROXY=http://proxy.example.internal:3128\nalias k=kubectl\nsource <(kubectl completion zsh)",
+        "我自己的 ~/.zshrc 配置：\nexport HTTPS_PROXY=http://proxy.example.internal:3128\nalias k=kubectl\nsource <(kubectl completion zsh)",
     ),
     # ---- js / ts
     (
@@ -446,7 +446,7 @@ ITEMS = [
         "document",
         False,
         "ZH nginx lua rate limit",
-        'OpenResty 限流：\nlocal limit = require "resty.limit.req"\nlocal lim = limit.new("my_limit", 10, 5)\nlocal delay = lim:incoming(ngx.var.remote_addr, true)',
+        'OpenResty 限流配置：\nlocal limit = require "resty.limit.req"\nlocal lim = limit.new("my_limit", 10, 5)\nlocal delay = lim:incoming(ngx.var.remote_addr, true)',
     ),
     (
         "awk",
@@ -566,7 +566,7 @@ ITEMS = [
         "agent",
         True,
         "ZH git hook running tests",
-        "pre-commit 钩子：\n#!/bin/sh\nruff check . && pytest -q -x",
+        "提交前的 pre-commit 钩子：\n#!/bin/sh\nruff check . && pytest -q -x",
     ),
     (
         "systemd_unit",
@@ -594,7 +594,7 @@ ITEMS = [
         "document",
         False,
         "ZH ansible install package",
-        "安装 nginx：\n- hosts: web\n  become: true\n  tasks:\n    - ansible.builtin.apt:\n        name: nginx\n        state: present",
+        "用剧本安装 nginx：\n- hosts: web\n  become: true\n  tasks:\n    - ansible.builtin.apt:\n        name: nginx\n        state: present",
     ),
     (
         "nginx_config",

@@ -17,6 +17,12 @@ def _items(g: Gen) -> list[tuple[str, str, str, str]]:
     i = g.ident
     out = [
         (
+            "customer_record_zh",
+            "tool",
+            "ZH mixed EN/ZH customer record",
+            f"Customer {z()} 的联系方式：mobile {g.phone('CN', 'intl')}, 身份证 {i('cn')}, please update the CRM.",
+        ),
+        (
             "national_id_se",
             "tool",
             "Swedish personnummer in CRM JSON",
@@ -115,7 +121,7 @@ def _items(g: Gen) -> list[tuple[str, str, str, str]]:
         (
             "national_id_jp",
             "tool",
-            "ZH-less JP My Number in JSON",
+            "JP My Number in JSON",
             json.dumps({"name": p(), "my_number": i("jp_mynumber"), "prefecture": "Osaka"}),
         ),
         (
@@ -370,7 +376,7 @@ def _items(g: Gen) -> list[tuple[str, str, str, str]]:
         (
             "idn_email",
             "user",
-            "internationalised e-mail address and phone",
+            "ZH characters: internationalised e-mail address and phone",
             f"my address is 王小明@例子.测试 and my phone {g.phone('SG', 'intl')}",
         ),
         (

@@ -15,6 +15,12 @@ def _items(g: Gen) -> list[tuple[str, str, str, str]]:
     k = lambda kind: cred(g, kind)  # noqa: E731 - short local alias
     out = [
         (
+            "password_prose_zh",
+            "user",
+            "ZH mixed EN/ZH password",
+            f"VPN account is ops-lin, 密码是 {k('password')}, 下周一 IT 会重置。",
+        ),
+        (
             "github_token",
             "tool",
             "ghp_ in git remote url",
@@ -441,7 +447,7 @@ def _items(g: Gen) -> list[tuple[str, str, str, str]]:
             "connection_string",
             "tool",
             "ZH mongodb srv with password",
-            f"连接串：mongodb+srv://admin:{k('password')}@cluster0.example.net/shop?retryWrites=true",
+            f"数据库连接串：mongodb+srv://admin:{k('password')}@cluster0.example.net/shop?retryWrites=true",
         ),
         (
             "password_xml",
