@@ -174,3 +174,16 @@ def test_eval_detection_loader_reads_the_set(split: str) -> None:
     cases = ev.heldout_cases(SET, split)
     want = {str(r["id"]) for _, r in _rows() if ev.heldout_split(str(r["id"])) == split}
     assert {c.ident for c in cases} == want
+
+
+def test_readme_counts_match_the_generator() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(SET / "make_heldout4.py"), "--counts"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    readme = (SET / "README.md").read_text(encoding="utf-8")
+    assert proc.stdout.strip() in readme
