@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memgate.domain.events import Event
 from memgate.domain.graph import ImpactRow, InvestigationStatus, ReaderRow
 from memgate.domain.memory import MemoryState, PoolName
+from memgate.domain.raw import RawItem, Version
 from memgate.domain.types import Source
 
 
@@ -93,3 +99,56 @@ class RollbackPlan(BaseModel):
     graph_status: InvestigationStatus | None = None
     """None without a graph; GRAPH_UNAVAILABLE when it could not answer (then
     `readers` and `derived` prove nothing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One change: what the plan reports, the event whose item it restores, and
+    that item as it will be after the compensating event."""
+
+    change: Change
+    origin: Version
+    item: RawItem
+    narrow: bool
+    """`item` is the current item apart from state, version and `updated_at`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Compensation:
+    """An applied rollback on its way into the log: one compensating event per
+    planned change (a reference to `origin`, see `memgate.domain.events.Restores`),
+    all at `at` by `actor` for `reason`, then `marker`; one transaction."""
+
+    at: datetime
+    actor: str
+    reason: str
+    planned: Sequence[Planned]
+    marker: Event
+
+    def events(self) -> list[Event]:
+        """The events a store appends (the generic path: one model per change)."""
+        out = [
+            Event.restoring(
+                at=self.at,
+                actor=self.actor,
+                reason=self.reason,
+                state_before=p.change.state_before,
+                origin=p.origin,
+                item=p.item,
+                narrow=p.narrow,
+            )
+            for p in self.planned
+        ]
+        out.append(self.marker)
+        return out
+
+
+@runtime_checkable
+class AppendsCompensation(Protocol):
+    """A store that appends a rollback's events without building a model per change
+    (43k changes: the models and their generic sealing were most of the apply).
+    The stored bytes are exactly those of appending `Compensation.events()`."""
+
+    async def append_compensation(self, batch: Compensation) -> int:
+        """Append atomically; returns the marker's sequence number."""
+        ...

@@ -24,7 +24,12 @@ from memgate.domain.graph import (
 )
 from memgate.domain.memory import MemoryItem, MemoryState, PoolName
 from memgate.domain.raw import encode
-from memgate.domain.rollback import RollbackPlan, RollbackScope
+from memgate.domain.rollback import (
+    AppendsCompensation,
+    Compensation,
+    RollbackPlan,
+    RollbackScope,
+)
 from memgate.errors import GraphUnavailable
 from memgate.gateway.admission import log_evictions
 from memgate.gateway.context import GatewayContext, new_id
@@ -122,34 +127,24 @@ class Incident:
         # Each compensating event names the event whose item it puts back
         # (seq + MAC) instead of embedding the item again; the marker closes
         # the rollback. All in one append: one transaction.
-        events = [
-            Event.restoring(
-                at=now,
-                actor=actor,
-                reason=reason,
-                state_before=p.change.state_before,
-                origin=p.origin,
-                item=p.item,
-                narrow=p.narrow,
-            )
-            for p in planned
-        ]
-        events.append(
-            Event(
-                op=Op.ROLLED_BACK,
-                memory_id=f"rollback:{new_id()}",
-                at=now,
-                actor=actor,
-                reason=reason,
-                detail={
-                    "to_seq": to_seq,
-                    "head_seq": head,
-                    "scope": scope.model_dump(mode="json"),
-                    "changed": len(planned),
-                },
-            )
+        marker = Event(
+            op=Op.ROLLED_BACK,
+            memory_id=f"rollback:{new_id()}",
+            at=now,
+            actor=actor,
+            reason=reason,
+            detail={
+                "to_seq": to_seq,
+                "head_seq": head,
+                "scope": scope.model_dump(mode="json"),
+                "changed": len(planned),
+            },
         )
-        records = await ctx.store.append(events)
+        batch = Compensation(at=now, actor=actor, reason=reason, planned=planned, marker=marker)
+        if isinstance(ctx.store, AppendsCompensation):
+            marker_seq = await ctx.store.append_compensation(batch)
+        else:
+            marker_seq = (await ctx.store.append(batch.events()))[-1].seq
         for p in planned:
             if p.item.pool == PoolName.SHORT.value:
                 if p.item.state == MemoryState.TRANSIENT.value:
@@ -162,7 +157,7 @@ class Incident:
         rolled = frozenset(p.item.id for p in planned)
         await log_evictions(ctx, logged=rolled)
         await self._recount_promotions(planned)
-        return result.model_copy(update={"applied": True, "marker_seq": records[-1].seq})
+        return result.model_copy(update={"applied": True, "marker_seq": marker_seq})
 
     async def _tainted(
         self, memory_id: str | None

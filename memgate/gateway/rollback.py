@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +19,9 @@ from pydantic import TypeAdapter
 
 from memgate.domain.memory import MemoryState, PoolName
 from memgate.domain.raw import RawItem, Version
-from memgate.domain.rollback import Action, Change, RollbackScope
+from memgate.domain.rollback import Action, Change, Planned, RollbackScope
+
+__all__ = ["Planned", "counts", "json_time", "plan"]
 
 State = dict[str, dict[str, Any]]
 Versions = Mapping[str, Version]
@@ -32,18 +33,6 @@ _SERVED = frozenset({MemoryState.APPROVED.value, MemoryState.PENDING_REVIEW.valu
 _ENDED = frozenset(
     {MemoryState.DELETED.value, MemoryState.REJECTED.value, MemoryState.EXPIRED.value}
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Planned:
-    """One change: what the plan reports, the event whose item it restores, and
-    that item as it will be after the compensating event."""
-
-    change: Change
-    origin: Version
-    item: RawItem
-    narrow: bool
-    """`item` is the current item apart from state, version and `updated_at`."""
 
 
 def json_time(moment: datetime) -> str:

@@ -33,6 +33,7 @@ from memgate.domain.events import Checkpoint, Divergence, Event, LogRecord, Veri
 from memgate.domain.memory import MemoryItem, MemoryState, utcnow
 from memgate.domain.ports import PoolQuery, ReadRecord, linked
 from memgate.domain.raw import Version
+from memgate.domain.rollback import Compensation
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
@@ -66,8 +67,10 @@ from memgate.store.sqlite_integrity import (
     sealed,
     short_fields,
     verify_chain_range,
+    verify_events,
 )
 from memgate.store.sqlite_integrity import instant as _instant
+from memgate.store.sqlite_rollback import seal_compensation
 
 log = logging.getLogger(__name__)
 MAX_BATCH = 512
@@ -535,6 +538,54 @@ class SqliteStore:
             short_rows.append(sealed(self._seal, "short_items", fields, record.seq, record.mac))
         if change.short_gone is not None:
             short_gone.append((change.short_gone,))
+
+    async def append_compensation(self, batch: Compensation) -> int:
+        """A rollback's events in one transaction: the rows `append(batch.events())`
+        writes, sealed without a model per change (`memgate.store.sqlite_rollback`).
+        Runs on the loop thread between group commits, as each commit does, so it
+        never interleaves with one; returns the marker's sequence number."""
+        if self._closed:
+            raise StorageError("store is closed")
+        await self.flush()
+        last_seq, head = self._chain.last_seq, self._chain.head
+        marker: Records = []
+        try:
+            rows = seal_compensation(self._key, self._seal, last_seq, head, batch)
+            self._chain.reset(rows.last_seq, rows.head)  # the chain moves past them
+            no_items: builtins.list[tuple[Any, ...]] = []
+            self._seal_event(
+                batch.marker, marker, rows.events, no_items, rows.short, rows.short_gone
+            )
+            if no_items:
+                raise ValueError("a rollback's marker carries no item")
+        except Exception as exc:  # nothing was written: the chain goes back
+            self._chain.reset(last_seq, head)
+            raise StorageError(f"rollback could not be sealed: {exc.__class__.__name__}") from exc
+        db = self._writer
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany(_INSERT_EVENT, rows.events)
+            if rows.items:
+                db.executemany(_UPSERT_ITEM, rows.items)
+            if rows.narrow:
+                before = db.total_changes
+                db.executemany(_NARROW_ITEM, rows.narrow)
+                if db.total_changes - before != len(rows.narrow):
+                    db.executemany(_UPSERT_ITEM, rows.narrow_rows)  # as `_upsert_items`
+            if rows.short:
+                db.executemany(_UPSERT_SHORT, rows.short)
+            if rows.short_gone:
+                db.executemany(_DELETE_SHORT, rows.short_gone)
+            db.execute("COMMIT")
+        except (sqlite3.Error, ValueError) as exc:
+            self._chain.reset(last_seq, head)
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise StorageError(f"commit failed: {exc.__class__.__name__}") from exc
+        self._fts_waiting += len(rows.items) + len(rows.narrow_rows)
+        self._checkpointer.poke()
+        self._committed()
+        return marker[-1].seq
 
     def _chain_reads(
         self, db: sqlite3.Connection, reads: Reads
@@ -1244,7 +1295,7 @@ def _verify_chain(
             # NOTE: a gap (count != head) is reported by the sequential walk, which
             # names the first missing record.
             db.execute("BEGIN")
-            return verify_rows(key, event_rows(db), checkpoint)
+            return verify_events(db, key, checkpoint=checkpoint)
     # Rows are immutable (append-only), so ranges up to `head` can be checked
     # in parallel; each range chains to the stored MAC of the row before it,
     # which the previous range verifies (so the borders are checked too).
