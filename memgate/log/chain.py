@@ -9,6 +9,7 @@ and no JSON parsing; only a broken row is parsed, to say which column changed.
 from __future__ import annotations
 
 import functools
+import hashlib
 import hmac
 import json
 from collections.abc import Iterable
@@ -162,6 +163,41 @@ def column_bytes(columns: Columns) -> bytes:
 def mac(key: bytes, prev_mac: str, seq: int, entry: bytes, columns: bytes = b"") -> str:
     message = b"|".join((prev_mac.encode("ascii"), str(seq).encode("ascii"), entry, columns))
     return hmac.digest(key, message, "sha256").hex()
+
+
+class Hmacs:
+    """HMAC-SHA256 of many messages under one key, as `hmac.digest` computes it.
+
+    The key's inner and outer blocks are hashed once; each message then costs two
+    copies of a hash state. OpenSSL's one-shot HMAC sets the key up again on every
+    call: 7.5 us per 1 KB entry here, 4 us so (the same bytes: a test holds them
+    equal). Safe to share between threads: the two states are only copied."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) > 64:  # RFC 2104: a key longer than the block is hashed first
+            key = hashlib.sha256(key).digest()
+        block = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
+
+    def digests(self, messages: Iterable[bytes]) -> list[bytes]:
+        inner, outer = self._inner.copy, self._outer.copy
+        out: list[bytes] = []
+        add = out.append
+        for message in messages:
+            h = inner()
+            h.update(message)
+            o = outer()
+            o.update(h.digest())
+            add(o.digest())
+        return out
+
+    def hexes(self, messages: Iterable[bytes]) -> str:
+        """The MACs of `messages` in hex, concatenated: one string compare checks a
+        batch against its stored MACs joined."""
+        return b"".join(self.digests(messages)).hex()
 
 
 class Chain:

@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from memgate.domain.events import Checkpoint, VerifyResult, canonical_json, instant_text
 from memgate.errors import KeyFileError
-from memgate.log.chain import GENESIS, Columns, column_bytes
+from memgate.log.chain import GENESIS, Columns, Hmacs, column_bytes
 
 GENESIS_HASH = "0" * 64
 _ROWS_INFO = b"memgate/projection-rows/v1"
@@ -69,6 +69,10 @@ class RowSeal:
     def __init__(self, log_key: bytes) -> None:
         self._rows = derive_key(log_key, _ROWS_INFO)
         self._reads = derive_key(log_key, _READS_INFO)
+        self.row_macs = Hmacs(self._rows)
+        """Row MACs of many messages (`encode` of `row`'s values) at once: verify."""
+        self.read_macs = Hmacs(self._reads)
+        """Read MACs of many messages (`encode` of `read`'s values) at once."""
 
     def row(self, table: str, fields: Iterable[Value], event_seq: int, event_mac: str) -> str:
         """The MAC of one projection row: its table, every stored column, and the
