@@ -48,7 +48,9 @@ from corpus_gen import generate
 from memgate.bootstrap import open_gateway
 from memgate.domain import Source
 from memgate.domain.memory import MemoryState, MemoryWrite, Reader, Target
-from memgate.trust import Inspector
+from memgate.gateway import Gateway
+from memgate.gateway.scanpool import default_processes
+from memgate.trust import Inspector, Policy
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SIZE = 1024
@@ -88,25 +90,58 @@ async def _timed(call: Awaitable[object], out: list[float]) -> object:
     return result
 
 
+def bench_policy(scan_processes: int | None) -> Policy:
+    """The default policy, with `[routing] scan_processes` set if not None."""
+    policy = Policy.load()
+    if scan_processes is None:
+        return policy
+    routing = policy.routing.model_copy(update={"scan_processes": scan_processes})
+    return policy.model_copy(update={"routing": routing})
+
+
 async def write_cell(
-    data_dir: Path, batch: list[MemoryWrite], concurrency: int
-) -> tuple[float, list[float], Counter[str]]:
-    """Wall time, per-write latencies and the states the writes ended in."""
-    gateway = await open_gateway(data_dir, graph=None)
+    data_dir: Path, batch: list[MemoryWrite], concurrency: int, policy: Policy | None = None
+) -> tuple[float, float, list[float], Counter[str], int]:
+    """Wall time, CPU time of this process, per-write latencies, the states the
+    writes ended in and the scanner processes that scanned them."""
+    gateway = await open_gateway(data_dir, graph=None, policy=policy)
     try:
-        warm = batch[0].model_copy(update={"namespace": ("warmup",), "call_id": "warmup"})
-        await gateway.write(warm)  # first-use costs (statement cache, analyzers) stay out
+        # First-use costs (statement cache, analyzers, with several writers the
+        # scanner processes they start) stay out of the cell.
+        await _warm_up(gateway, batch, concurrency)
         latencies: list[float] = []
         states: Counter[str] = Counter()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for start in range(0, len(batch), concurrency):
             wave = batch[start : start + concurrency]
             receipts = await asyncio.gather(*(_timed(gateway.write(w), latencies) for w in wave))
             states.update(r.state.value for r in receipts)  # type: ignore[attr-defined]
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        scanners = gateway.admission.scan_processes
     finally:
         await gateway.close()
-    return wall, latencies, states
+    return wall, cpu, latencies, states, scanners
+
+
+async def _warm_up(
+    gateway: Gateway, batch: list[MemoryWrite], concurrency: int, wait: float = 300.0
+) -> int:
+    """Waves of warm-up writes until the scanner processes they start are ready
+    (or none will be: one writer, one core, `scan_processes = 0`); returns how
+    many are."""
+    wanted = default_processes(gateway.routing.scan_processes) if concurrency > 1 else 0
+    deadline = time.perf_counter() + wait
+    wave = 0
+    while True:
+        warm = [
+            w.model_copy(update={"namespace": ("warmup",), "call_id": f"warmup-{wave}-{i}"})
+            for i, w in enumerate(batch[:concurrency])
+        ]
+        await asyncio.gather(*(gateway.write(w) for w in warm))
+        wave += 1
+        ready = gateway.admission.scan_processes
+        if ready >= wanted or time.perf_counter() > deadline:
+            return ready
 
 
 def scan_only(batch: list[MemoryWrite], fingerprint_key: bytes) -> float:
@@ -182,13 +217,20 @@ async def run(
     rows: list[dict[str, object]] = []
     # Lazy imports, regex compilation and first-use costs stay out of every cell.
     scan_only(writes(texts(100, args.seed + 99, args.kind), Target.SHORT, "warm"), b"warm")
+    policy = bench_policy(args.scan_processes)
     for target in (Target.SHORT, Target.LONG):
+        if args.target not in (None, target.value):
+            continue
         items = texts(args.n, args.seed, args.kind)
         scan_s = scan_only(writes(items, target, "scan"), b"bench-scan-only")
         for concurrency in (1, WRITERS):
+            if args.writers not in (None, concurrency):
+                continue
             tag = f"{target.value}-c{concurrency}"
             batch = writes(items, target, tag)
-            wall, latencies, states = await write_cell(root / tag, batch, concurrency)
+            wall, cpu, latencies, states, scanners = await write_cell(
+                root / tag, batch, concurrency, policy
+            )
             per_write = wall / len(batch) * 1000
             scan_ms = scan_s / len(batch) * 1000
             row: dict[str, object] = {
@@ -201,10 +243,15 @@ async def run(
                 "p99_ms": round(_ms(latencies, 0.99), 3),
                 "scan_ms_per_write": round(scan_ms, 3),
                 "storage_ms_per_write": round(per_write - scan_ms, 3),
+                "main_cpu_ms_per_write": round(cpu / len(batch) * 1000, 3),
+                "scan_processes": scanners,
+                "load": [round(x, 2) for x in os.getloadavg()],
                 "states": dict(sorted(states.items())),
             }
             rows.append(row)
             print(json.dumps(row), file=sys.stderr)
+    if args.reads == 0:
+        return rows, {}
     reads = await read_latencies(root / "reads", args.reads, args.seed + 7)
     print(json.dumps(reads), file=sys.stderr)
     return rows, reads
@@ -344,6 +391,8 @@ def render(rows: list[dict[str, object]], reads: dict[str, float]) -> str:
         "p99_ms",
         "scan_ms_per_write",
         "storage_ms_per_write",
+        "main_cpu_ms_per_write",
+        "scan_processes",
     ]
     lines = [
         "| " + " | ".join(header) + " | states |",
@@ -356,13 +405,16 @@ def render(rows: list[dict[str, object]], reads: dict[str, float]) -> str:
             + " |"
             for r in rows
         ),
-        "",
-        "| read | median_ms |",
-        "|---|---|",
-        f"| short-term read (transient id) | {reads['short_read_median_ms']} |",
-        f"| long-term get (approved id) | {reads['long_get_median_ms']} |",
-        f"| search (prefix + one word, limit 10) | {reads['search_median_ms']} |",
     ]
+    if reads:
+        lines += [
+            "",
+            "| read | median_ms |",
+            "|---|---|",
+            f"| short-term read (transient id) | {reads['short_read_median_ms']} |",
+            f"| long-term get (approved id) | {reads['long_get_median_ms']} |",
+            f"| search (prefix + one word, limit 10) | {reads['search_median_ms']} |",
+        ]
     return "\n".join(lines)
 
 
@@ -373,6 +425,14 @@ def main() -> None:
     parser.add_argument("--kind", default="mixed", choices=("mixed", "prose", "code"))
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--out", default="write", help="results file stem")
+    parser.add_argument(
+        "--scan-processes",
+        type=int,
+        default=None,
+        help="[routing] scan_processes for the cells (default: the policy's; 0: scan thread)",
+    )
+    parser.add_argument("--writers", type=int, choices=(1, WRITERS), help="only these cells")
+    parser.add_argument("--target", choices=("short", "long"), help="only these cells")
     parser.add_argument(
         "--profile", action="store_true", help="per-stage CPU table of one writer instead"
     )

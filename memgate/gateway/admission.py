@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,6 +35,8 @@ from memgate.gateway.context import (
 )
 from memgate.gateway.ownership import Route, settle
 from memgate.gateway.provenance import Provenance
+from memgate.gateway.scanpool import ScanLost, ScanPool, default_processes
+from memgate.trust.inspector import KeyedVerdict
 
 
 class FindingSummary(BaseModel):
@@ -119,12 +120,25 @@ async def _left_already(ctx: GatewayContext, item: MemoryItem) -> bool:
     return False
 
 
+START_POOL_AFTER = 64
+"""Overlapping write scans after which the scanner processes start (each costs
+about a second of CPU to build its scanner, and ~90 MB)."""
+
+
 class Admission:
     """normalize → scan → route → append, promotion, expiry."""
 
     def __init__(self, ctx: GatewayContext) -> None:
         self.ctx = ctx
         self.provenance = Provenance(ctx)
+        self._pool: ScanPool | None = None
+        self._pool_of: object = None
+        """The inspector the pool's children were built from."""
+        self._scanning = 0
+        """Write scans in flight."""
+        self._overlapped = 0
+        """Write scans that started while another was in flight (see START_POOL_AFTER)."""
+        self._closing: set[asyncio.Task[None]] = set()
 
     async def restore(self) -> None:
         """Unexpired transient items back into the short-term pool; the expired
@@ -166,7 +180,7 @@ class Admission:
             raise OversizedWrite(size, ctx.routing.max_bytes)
         # The scan (key, content, metadata) runs off the event loop: a large write
         # delays only the scans queued behind it, never other requests.
-        rules, report, metadata = await ctx.off_loop(self._inspect, write, content)
+        rules, report, metadata = await self._scan(write, content)
         if rules:
             raise WriteRefused(
                 f"the key contains sensitive data ({', '.join(rules)}); keys are identifiers:"
@@ -181,22 +195,67 @@ class Admission:
         await log_evictions(ctx)
         return receipt
 
-    def _inspect(
-        self, write: MemoryWrite, content: str
-    ) -> tuple[list[str], ScanReport, dict[str, Any]]:
-        """In the scan thread: the sensitive rules the key trips (a write with any
-        is refused), the verdict on content and metadata together (metadata's
-        findings count toward the route), and the metadata with its secrets and
-        personal data redacted."""
+    async def _scan(self, write: MemoryWrite, content: str) -> KeyedVerdict:
+        """`Inspector.inspect_keyed` of the write: in a scanner process when the
+        pool is up (concurrent writers then scan on every core), else in the scan
+        thread. The pool starts once START_POOL_AFTER scans have overlapped
+        another, so a lone writer, or a short-lived process, never pays for
+        processes it cannot use."""
+        ctx = self.ctx
+        if self._scanning:
+            self._overlapped += 1
+        self._scanning += 1
+        try:
+            pool = self._pool_now()
+            if pool is not None:
+                try:
+                    verdict = await pool.inspect(write.key, content, write.metadata, write.source)
+                except ScanLost:
+                    verdict = None  # its child died: scanned here instead
+                if verdict is not None:
+                    return verdict
+            return await ctx.off_loop(
+                ctx.inspector.inspect_keyed, write.key, content, write.metadata, write.source
+            )
+        finally:
+            self._scanning -= 1
+
+    def _pool_now(self) -> ScanPool | None:
+        """The pool for the current inspector, started when scans overlap."""
         inspector = self.ctx.inspector
-        rules: list[str] = []
-        if write.key is not None:
-            found = inspector.scanner.scan(write.key, write.source).findings
-            rules = sorted({f.rule_id for f in found if f.category.sensitive})
-            if rules:
-                return rules, inspector.inspect("", write.source), write.metadata
-        report, metadata = inspector.inspect_write(content, write.metadata, write.source)
-        return rules, report, metadata
+        pool = self._pool
+        if pool is not None and self._pool_of is inspector:
+            return pool
+        if pool is not None:  # the inspector was replaced: the children scan for the old one
+            self._stop_pool()
+        if self._overlapped < START_POOL_AFTER or inspector.recipe is None:
+            return None
+        processes = default_processes(self.ctx.routing.scan_processes)
+        if processes < 1:
+            return None
+        self._pool, self._pool_of = ScanPool(inspector.recipe, processes), inspector
+        self._pool.start()
+        return self._pool
+
+    def _stop_pool(self) -> None:
+        pool, self._pool, self._pool_of = self._pool, None, None
+        if pool is not None:
+            task = asyncio.get_running_loop().create_task(pool.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    @property
+    def scan_processes(self) -> int:
+        """Scanner processes ready for writes now (0: scans run in the scan thread)."""
+        return self._pool.ready if self._pool is not None else 0
+
+    async def close(self) -> None:
+        """Stop the scanner processes."""
+        pool, self._pool, self._pool_of = self._pool, None, None
+        if pool is not None:
+            await pool.close()
+        if self._closing:
+            await asyncio.gather(*self._closing)
 
     def _route(self, write: MemoryWrite, report: ScanReport) -> tuple[PoolName, MemoryState, Op]:
         routing = self.ctx.routing

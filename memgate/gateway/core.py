@@ -175,6 +175,7 @@ class Gateway:
 
     async def close(self) -> None:
         self.ctx.stop_scans()
+        await self.admission.close()
         if self.ctx.snapshotting is not None:
             await self.ctx.snapshotting
         if self.ctx.graph is not None:

@@ -7,11 +7,13 @@ import os
 import secrets
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from memgate.domain import Finding, ScanReport, Source
 from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
+from memgate.scanning.rules import RuleSet
 from memgate.scanning.scanner import HIDDEN_DETECTOR
 from memgate.trust.policy import Policy
 from memgate.trust.score import score, weigh_classifier
@@ -43,12 +45,40 @@ class LazyScanner:
         return scanner
 
 
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """What another process needs to build the same inspector: the loaded rules,
+    the fingerprint key and the policy (all picklable). Only `Inspector.default`
+    knows its recipe; an inspector over a scanner built by hand has none."""
+
+    rules: RuleSet
+    fingerprint_key: bytes
+    policy: Policy
+
+    def build(self) -> Inspector:
+        rules, key = self.rules, self.fingerprint_key
+
+        def scanner() -> Scanner:
+            return Scanner(rules, BUILTIN_ANALYZERS, fingerprint_key=key)
+
+        return Inspector(LazyScanner(scanner, rules.version), self.policy, recipe=self)
+
+
+KeyedVerdict = tuple[list[str], ScanReport, dict[str, Any]]
+"""`Inspector.inspect_keyed`: sensitive rules in the key, the verdict, the metadata
+as it may be stored."""
+
+
 class Inspector:
     """Turns content into a ScanReport. Never raises on content."""
 
-    def __init__(self, scanner: Scanner | LazyScanner, policy: Policy) -> None:
+    def __init__(
+        self, scanner: Scanner | LazyScanner, policy: Policy, *, recipe: Recipe | None = None
+    ) -> None:
         self._scanner = scanner
         self.policy = policy
+        self.recipe = recipe
+        """How to build this inspector elsewhere (a scan process), or None."""
 
     @property
     def scanner(self) -> Scanner:
@@ -57,7 +87,8 @@ class Inspector:
 
     def with_policy(self, policy: Policy) -> Inspector:
         """The same scanner (built or not yet) under another policy."""
-        return Inspector(self._scanner, policy)
+        recipe = replace(self.recipe, policy=policy) if self.recipe is not None else None
+        return Inspector(self._scanner, policy, recipe=recipe)
 
     @classmethod
     def default(
@@ -82,12 +113,7 @@ class Inspector:
         )
         if unknown:
             raise ValueError(f"rules name unknown detectors: {', '.join(unknown)}")
-        key = fingerprint_key
-
-        def build() -> Scanner:
-            return Scanner(rules, BUILTIN_ANALYZERS, fingerprint_key=key)
-
-        return cls(LazyScanner(build, rules.version), Policy.load(policy_path))
+        return Recipe(rules, fingerprint_key, Policy.load(policy_path)).build()
 
     @property
     def rules_version(self) -> str:
@@ -95,6 +121,21 @@ class Inspector:
 
     def inspect(self, text: str, source: Source = Source.TOOL) -> ScanReport:
         return self._report(text, source, ())
+
+    def inspect_keyed(
+        self, key: str | None, text: str, metadata: dict[str, Any], source: Source
+    ) -> KeyedVerdict:
+        """What admission needs of a write: the sensitive rules its key trips (a
+        write with any is refused; the verdict is then that of empty content), the
+        verdict on content and metadata together, and the metadata with its
+        secrets and personal data redacted (`inspect_write`)."""
+        if key is not None:
+            found = self.scanner.scan(key, source).findings
+            rules = sorted({f.rule_id for f in found if f.category.sensitive})
+            if rules:
+                return rules, self.inspect("", source), metadata
+        report, stored = self.inspect_write(text, metadata, source)
+        return [], report, stored
 
     def inspect_write(
         self, text: str, metadata: dict[str, Any], source: Source = Source.TOOL

@@ -112,6 +112,10 @@ class RoutingPolicy(BaseModel):
     """How long a write waits for a running rollback before RollbackInProgress."""
     snapshot_every: int = Field(default=10000, ge=100)
     """Events between automatic snapshots of the projection (bounds replay time)."""
+    scan_processes: int | None = Field(default=None, ge=0, le=64)
+    """Scanner processes beside the event loop for writes (memgate/gateway/scanpool.py),
+    started once writes are scanned concurrently (admission.START_POOL_AFTER). None: one per core
+    (none on one core); 0: every scan in the gateway's scan thread."""
     shared_write: tuple[str, ...] = ()
     """Namespace prefixes, slash-joined ("acme/team"), whose keyed memories any
     writer may replace; a replacement of another writer's memory there goes to
