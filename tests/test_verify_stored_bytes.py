@@ -119,6 +119,7 @@ def test_hmacs_are_hmac_sha256(key: bytes, messages: list[bytes]) -> None:
     want = [hmac.digest(key, m, "sha256") for m in messages]
     assert Hmacs(key).digests(messages) == want
     assert Hmacs(key).hexes(messages) == "".join(w.hex() for w in want)
+    assert [Hmacs(key).hexdigest(m) for m in messages] == [w.hex() for w in want]
 
 
 def test_chain_input_is_what_the_writer_macs(store_file: Path) -> None:

@@ -161,8 +161,12 @@ def column_bytes(columns: Columns) -> bytes:
 
 
 def mac(key: bytes, prev_mac: str, seq: int, entry: bytes, columns: bytes = b"") -> str:
-    message = b"|".join((prev_mac.encode("ascii"), str(seq).encode("ascii"), entry, columns))
-    return hmac.digest(key, message, "sha256").hex()
+    return hmac.digest(key, mac_input(prev_mac, seq, entry, columns), "sha256").hex()
+
+
+def mac_input(prev_mac: str, seq: int, entry: bytes, columns: bytes = b"") -> bytes:
+    """The bytes MAC_n covers."""
+    return b"|".join((prev_mac.encode("ascii"), str(seq).encode("ascii"), entry, columns))
 
 
 class Hmacs:
@@ -194,6 +198,13 @@ class Hmacs:
             add(o.digest())
         return out
 
+    def hexdigest(self, message: bytes) -> str:
+        h = self._inner.copy()
+        h.update(message)
+        o = self._outer.copy()
+        o.update(h.digest())
+        return o.hexdigest()
+
     def hexes(self, messages: Iterable[bytes]) -> str:
         """The MACs of `messages` in hex, concatenated: one string compare checks a
         batch against its stored MACs joined."""
@@ -207,6 +218,7 @@ class Chain:
         if len(key) < 16:
             raise ValueError("the log key must be at least 16 bytes")
         self._key = key
+        self._macs = Hmacs(key)
         self.last_seq = last_seq
         self.head = head
 
@@ -215,7 +227,7 @@ class Chain:
         entry = entry_json(event)
         columns = event_columns(event)
         seq = self.last_seq + 1
-        tag = mac(self._key, self.head, seq, entry, column_bytes(columns))
+        tag = self._macs.hexdigest(mac_input(self.head, seq, entry, column_bytes(columns)))
         # NOTE: every value is ours and of its type: built, not validated (a
         # rollback seals one per changed memory).
         record = LogRecord.built(seq, event, self.head, tag)
@@ -242,6 +254,7 @@ def verify_rows(
     is verified from `start_seq`, chained to `start_prev` (the MAC of the row
     before it, which the range before verifies).
     """
+    macs = Hmacs(key)
     prev = start_prev
     expected = start_seq
     checked = 0
@@ -253,7 +266,8 @@ def verify_rows(
             return _bad(checked, last, expected if seq > expected else seq, reason)
         if prev_mac != prev:
             return _bad(checked, last, seq, "previous MAC does not match the chain")
-        if not hmac.compare_digest(mac(key, prev, seq, entry, column_bytes(columns)), stored_mac):
+        want = macs.hexdigest(mac_input(prev, seq, entry, column_bytes(columns)))
+        if not hmac.compare_digest(want, stored_mac):
             return _bad(checked, last, seq, _diagnose(entry, columns))
         if checkpoint is not None and seq == checkpoint.seq:
             if stored_mac != checkpoint.head_mac:

@@ -77,8 +77,7 @@ class RowSeal:
     def row(self, table: str, fields: Iterable[Value], event_seq: int, event_mac: str) -> str:
         """The MAC of one projection row: its table, every stored column, and the
         event it projects."""
-        message = encode((table, *fields, event_seq, event_mac))
-        return hmac.digest(self._rows, message, "sha256").hex()
+        return self.row_macs.hexdigest(encode((table, *fields, event_seq, event_mac)))
 
     def row_ok(
         self, table: str, fields: Iterable[Value], event_seq: int, event_mac: str, tag: str | None
@@ -89,12 +88,11 @@ class RowSeal:
 
     def read(self, prev_mac: str, seq: int, fields: Iterable[Value]) -> str:
         """The MAC of read `seq`, chained to the read before it."""
-        message = encode(("read", prev_mac, seq, *fields))
-        return hmac.digest(self._reads, message, "sha256").hex()
+        return self.read_macs.hexdigest(encode(("read", prev_mac, seq, *fields)))
 
     def reads_head(self, seq: int, mac: str) -> str:
         """The tag over the read chain's head, so cutting off the newest reads shows."""
-        return hmac.digest(self._reads, encode(("reads-head", seq, mac)), "sha256").hex()
+        return self.read_macs.hexdigest(encode(("reads-head", seq, mac)))
 
 
 def hash_step(prev_hash: str, seq: int, entry: bytes, columns: bytes, mac: str) -> str:
