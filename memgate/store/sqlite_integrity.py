@@ -238,7 +238,18 @@ def verify_chain_range(
 _BATCH = 2048
 
 
+_NULLABLE = frozenset(
+    {"reason", "state_before", "state_after", "key", "session_id", "expires_at"}
+    | {"event_seq", "event_mac", "call_id", "agent_id"}
+)
+"""The columns the schema lets be NULL. The others are spelled without the NULL
+case (each mention of a column decodes it again: a third less work per items
+row); a NULL in one anyway makes the whole input NULL, which fails the batch."""
+
+
 def _prefixed(column: str) -> str:
+    if column not in _NULLABLE:
+        return f"length({column}) || ':' || {column}"
     return f"CASE WHEN {column} IS NULL THEN '-' ELSE length({column}) || ':' || {column} END"
 
 
