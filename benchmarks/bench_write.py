@@ -18,10 +18,12 @@ long-term id, and `search` under a namespace prefix with a one-word query.
 
 Writes a markdown table and JSON with machine info to benchmarks/results/.
 
-`--profile` instead times one writer's long-term writes stage by stage (CPU
-microseconds per write under cProfile, the scan run inline so that it is
-counted; see `STAGES`) and prints that table beside the cell's CPU and wall
-time without the profiler.
+`--profile` instead times long-term writes stage by stage (CPU microseconds
+per write of the loop thread under cProfile; see `STAGES`) and prints that
+table beside the cell's CPU and wall time without the profiler. One writer
+(the default): the scan runs inline, so it is counted; `--writers 16`: scans
+run where the gateway puts them (scanner processes), so what is left on the
+loop thread shows.
 """
 
 from __future__ import annotations
@@ -264,6 +266,7 @@ Where = tuple[str, str]
 
 STAGES: tuple[tuple[str, tuple[Where, ...], tuple[Where, ...]], ...] = (
     ("scan", (("scanning/scanner.py", "scan"),), ()),
+    ("scan in a child: frames, pickle", (("gateway/scanpool.py", "inspect"),), ()),
     (
         "scoring + report",
         (("trust/inspector.py", "_report"),),
@@ -330,25 +333,28 @@ def stage_table(stats: pstats.Stats, writes: int) -> list[tuple[str, float]]:
 
 
 async def profile_cell(
-    data_dir: Path, batch: list[MemoryWrite], profiled: bool
+    data_dir: Path, batch: list[MemoryWrite], profiled: bool, concurrency: int = 1
 ) -> tuple[float, float, cProfile.Profile | None]:
-    """One writer, scans inline on the loop thread: (CPU s, wall s, profile)."""
+    """(CPU s of this process, wall s, profile of the loop thread). One writer:
+    scans inline on the loop thread, so they are counted. More: scans where the
+    gateway puts them (scanner processes once warmed up), so the loop thread's
+    share of the work shows."""
     gateway = await open_gateway(data_dir, graph=None)
 
     async def inline(work: Callable[..., object], /, *args: object, **kwargs: object) -> object:
         return work(*args, **kwargs)
 
-    gateway.ctx.off_loop = inline  # type: ignore[method-assign,assignment]
+    if concurrency == 1:
+        gateway.ctx.off_loop = inline  # type: ignore[method-assign,assignment]
     try:
-        warm = batch[0].model_copy(update={"namespace": ("warmup",), "call_id": "warmup"})
-        await gateway.write(warm)
+        await _warm_up(gateway, batch, concurrency)
         # CPU time, like the cell's own figure (the profiler's default clock is wall time).
         profile = cProfile.Profile(time.process_time) if profiled else None
         c0, t0 = time.process_time(), time.perf_counter()
         if profile is not None:
             profile.enable()
-        for w in batch:
-            await gateway.write(w)
+        for start in range(0, len(batch), concurrency):
+            await asyncio.gather(*(gateway.write(w) for w in batch[start : start + concurrency]))
         if profile is not None:
             profile.disable()
         return time.process_time() - c0, time.perf_counter() - t0, profile
@@ -360,13 +366,15 @@ async def profile(args: argparse.Namespace, root: Path) -> str:
     scan_only(writes(texts(100, args.seed + 99, args.kind), Target.SHORT, "warm"), b"warm")
     items = texts(args.n, args.seed, args.kind)
     batch = writes(items, Target.LONG, "profile")
-    cpu, wall, _ = await profile_cell(root / "plain", batch, profiled=False)
-    _, _, prof = await profile_cell(root / "profiled", batch, profiled=True)
+    writers = args.writers or 1
+    cpu, wall, _ = await profile_cell(root / "plain", batch, False, writers)
+    _, _, prof = await profile_cell(root / "profiled", batch, True, writers)
     assert prof is not None
     stats = pstats.Stats(prof)
     load = os.getloadavg()
+    where = "scan inline" if writers == 1 else "scans where the gateway runs them"
     lines = [
-        f"{args.n} long-term `{args.kind}` writes, 1 writer, scan inline;"
+        f"{args.n} long-term `{args.kind}` writes, {writers} writer(s), {where};"
         f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
         "",
         "| stage | CPU us / write |",

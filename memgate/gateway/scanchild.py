@@ -63,9 +63,13 @@ def serve(parent: int) -> None:
     while (request := read()) is not None:
         key, content, metadata, src = request
         try:
-            write((True, inspector.inspect_keyed(key, content, metadata, src)))
+            rules, report, stored = inspector.inspect_keyed(key, content, metadata, src)
         except Exception as exc:  # the scanner never raises; if it did, say what
             write((False, exc.__class__.__name__))
+            continue
+        # NOTE: the report as JSON (pydantic's serializer and validator are Rust):
+        # pickled, its nested models cost 4x as much to build again.
+        write((True, (rules, report.model_dump_json(), stored)))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ import sys
 from collections import deque
 from typing import Any
 
-from memgate.domain import Source
+from memgate.domain import ScanReport, Source
 from memgate.trust.inspector import KeyedVerdict, Recipe
 
 log = logging.getLogger(__name__)
@@ -175,8 +175,8 @@ class ScanPool:
         self._release(child)
         if not ok:
             raise RuntimeError(f"scan failed in the scanner process: {value}")
-        verdict: KeyedVerdict = value
-        return verdict
+        rules, report, metadata = value
+        return rules, ScanReport.model_validate_json(report), metadata
 
     def _lost(self, child: _Child) -> None:
         child.kill()
