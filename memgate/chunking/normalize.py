@@ -117,9 +117,49 @@ _HTML_FIRST_LINE = re.compile(r"[ \t]{0,3}<")
 _RAW_TAG = re.compile(r"(pre|script|style|textarea)(?=[\s>]|$)", re.IGNORECASE)
 _RAW_CLOSE = re.compile(r"</(pre|script|style|textarea)>", re.IGNORECASE)
 
+# Obfuscated text a model reads but a keyword filter does not: leetspeak
+# ("1gn0re 4ll pr3v10us"), letters spaced apart ("i g n o r e"), text written
+# backwards. Found on the main layer's one-byte image translated to classes
+# (letter "a", leet digit "1", spacer "s", other "x"): a pre-check is a few
+# substring counts; only a text that passes is tokenized.
+_OBF_CLASSES = bytes(
+    ord("a")
+    if chr(i).isascii() and chr(i).isalpha()
+    else ord("1")
+    if chr(i) in "013457@$"
+    else ord("s")
+    if chr(i) in " .*_-"
+    else ord("x")
+    for i in range(256)
+)
+_LEET_MAP = str.maketrans("013457@$", "oieastas")
+_LEET_TOKEN = re.compile(r"[A-Za-z0-9@$]+")
+_HEX_WORD = re.compile(r"[0-9A-Fa-f]+")
+_LEET_SEED = (b"a1a", b"x1aa", b"s1aa")
+LEET_MIN_TOKENS = 3
+"""Words written in leetspeak before the text is read again with them spelled out."""
+LEET_MIN_SHARE = 0.15
+"""...and their share of the text's words (a hash or an id here and there is not leet)."""
+_SPACED_SEED = b"asasasasasa"
+_SPACED_RUN = re.compile(r"(?<![^\W\d_])[A-Za-z](?:[ .*_-]{1,3}[A-Za-z]){5,}(?![^\W\d_])")
+_REVERSED_WORDS = tuple(
+    f" {w} ".encode()
+    for w in ("eht", "dna", "uoy", "ruoy", "lla", "siht", "ot", "fo", "erongi", "tpmorp")
+)
+_WORDS_ONLY = bytes(i if chr(i).isascii() and chr(i).isalpha() else ord(" ") for i in range(256))
+_FORWARD_WORDS = tuple(w[::-1] for w in _REVERSED_WORDS)
+REVERSED_MIN_WORDS = 3
+"""Common words written backwards before the text is read reversed."""
+OBFUSCATED_ORIGINS = frozenset({"leetspeak", "spaced_letters", "reversed"})
+OBFUSCATED_SCAN_CHARS = 16384
+"""Leetspeak and spaced letters are looked for in this many leading characters
+(tokenizing is Python; a memory write is rarely longer, an attack text never needs to be)."""
+
 # Layers that are themselves carriers are not searched for further carriers (an HTML
 # comment inside a comment's text would otherwise be surfaced again and again).
 _CARRIER_ORIGINS = frozenset({"tag_chars", "html_comment", "link_title", "alt_text"})
+# An obfuscated text spelled out is read as it is: its carriers and payloads are
+# the main layer's, already surfaced.
 _PAYLOAD_ORIGINS = frozenset({"base64", "hex", "url_encoded"})
 NESTED_ENCODING = 3
 """Encodings deep from which a payload is marked `nested_encoding`."""
@@ -208,7 +248,9 @@ class Layer:
     text: str
     origin: str
     """`text` for the main layer; else `tag_chars`, `html_comment`, `link_title`,
-    `alt_text`, `base64`, `hex`, `url_encoded` or `variation_selectors`."""
+    `alt_text`, `base64`, `hex`, `url_encoded`, `variation_selectors`, or one of
+    `OBFUSCATED_ORIGINS` (`leetspeak`, `spaced_letters`, `reversed`: the main text
+    spelled out)."""
     depth: int
     """0 for the main layer and surfaced carriers, +1 per decoding step."""
     hidden: bool
@@ -231,8 +273,9 @@ class HiddenMark:
     """A run of text a human reader would not see, located in the original text."""
 
     kind: str
-    """`zero_width`, `bidi_control`, `tag_chars`, `html_comment`, `encoded_payload`
-    or `nested_encoding` (count: how many encodings deep)."""
+    """`zero_width`, `bidi_control`, `tag_chars`, `html_comment`, `encoded_payload`,
+    `nested_encoding` (count: how many encodings deep) or `obfuscated_text`
+    (leetspeak, spaced letters or backwards text, spelled out in its own layer)."""
     span: tuple[int, int]
     count: int
     inside_word: bool
@@ -1049,6 +1092,42 @@ class _Builder:
             self.layers.append(Layer(inner.text, origin, layer.depth + 1, True, fixed))
             self.add_cleaned(inner, layer.depth + 1, fixed)
 
+    def deobfuscate(self, layer: Layer, image: bytes) -> None:
+        """Layers spelling out the main layer's leetspeak, spaced letters and
+        backwards text, each with an `obfuscated_text` mark. `image` is
+        `_image(layer.text)`."""
+        classes = image.translate(_OBF_CLASSES)
+        text = layer.text
+        if sum(classes.count(seed) for seed in _LEET_SEED) >= LEET_MIN_TOKENS and self.room():
+            spelled = _leet_spelled(text)
+            if spelled is not None:
+                self.mark("obfuscated_text", layer.to_original(0, len(text)), len(text), False)
+                self.layers.append(Layer(spelled, "leetspeak", layer.depth, True, layer._span_map))
+        if _SPACED_SEED in classes and self.room():
+            runs = [
+                m
+                for m in _SPACED_RUN.finditer(text, 0, OBFUSCATED_SCAN_CHARS)
+                if len(m.group()) >= 11
+            ][:64]
+            if runs:
+                span = layer.to_original(runs[0].start(), runs[-1].end())
+                self.mark("obfuscated_text", span, span[1] - span[0], False)
+                joined = " ".join(_unspaced(m.group()) for m in runs)
+                self.layers.append(
+                    Layer(joined, "spaced_letters", layer.depth, True, _FixedMap(span))
+                )
+        if b" " in image and self.room():
+            low = b" " + image.lower().translate(_WORDS_ONLY) + b" "
+            backwards = sum(low.count(w) for w in _REVERSED_WORDS)
+            if backwards >= REVERSED_MIN_WORDS:
+                forwards = sum(low.count(w) for w in _FORWARD_WORDS)
+                if backwards > 2 * forwards:
+                    span = layer.to_original(0, len(text))
+                    self.mark("obfuscated_text", span, len(text), False)
+                    self.layers.append(
+                        Layer(text[::-1], "reversed", layer.depth, True, _FixedMap(span))
+                    )
+
     def probe_deeper(self, layer: Layer, image: bytes) -> None:
         """A layer at the decoding depth limit that holds yet another payload: not
         decoded further, but marked as nested one level deeper."""
@@ -1056,6 +1135,50 @@ class _Builder:
             if layer.depth + 1 >= NESTED_ENCODING:
                 self.nested(layer.to_original(start, end), layer.depth + 1)
             return
+
+
+def _leet_spelled(text: str) -> str | None:
+    """`text` with its leetspeak words spelled out in letters (same length), or
+    None when too few of its words are leet. A leet word has at least two letters,
+    a leet digit between letters or leading them, no other digit, is not all hex
+    digits and is cased like a word (an id such as `a1b2c9`, a hash, a uuid piece
+    or a run of base64 is not one)."""
+    words = strong = 0
+    leet: list[tuple[int, int]] = []
+    for m in _LEET_TOKEN.finditer(text, 0, OBFUSCATED_SCAN_CHARS):
+        words += 1
+        w = m.group()
+        if len(w) < 3 or len(w) > 24:
+            continue
+        if not any(c in "013457" for c in w) or any(c in "2689" for c in w):
+            continue  # @ and $ alone are an address or a variable, not leet
+        if _HEX_WORD.fullmatch(w) or not (w[1:].islower() or w.isupper()):
+            continue  # a hash or uuid piece, or mixed case: random, not a word
+        letters = sum(c.isalpha() for c in w)
+        if letters < 2 or letters == len(w):
+            continue
+        classes = "".join("a" if c.isalpha() else "1" for c in w)
+        if "a1a" in classes or (classes.startswith("1aa") and w[0].isdigit()):
+            strong += 1
+            leet.append(m.span())
+        elif classes.endswith("aa1"):
+            leet.append(m.span())  # spelled out too, but no evidence alone (ipv4, mp3)
+    if strong < LEET_MIN_TOKENS or strong < LEET_MIN_SHARE * words:
+        return None
+    out = list(text)
+    for a, b in leet:
+        out[a:b] = text[a:b].translate(_LEET_MAP)
+    return "".join(out)
+
+
+def _unspaced(run: str) -> str:
+    """`i g n o r e   a l l` -> `ignore all`: the narrowest gap joins letters, a
+    wider one separates words."""
+    gaps = re.findall(r"[ .*_-]+", run)
+    narrow = min(len(g) for g in gaps)
+    wide = "[ .*_-]{" + str(narrow + 1) + ",}"
+    words = re.split(wide, run) if narrow < 3 else [run]
+    return " ".join(re.sub(r"[ .*_-]", "", w) for w in words)
 
 
 def _html_attrs(text: str) -> list[tuple[str, int, str]]:
@@ -1107,6 +1230,8 @@ def normalize(
     while i < len(builder.layers):
         layer = builder.layers[i]
         i += 1
+        if layer.origin in OBFUSCATED_ORIGINS:
+            continue
         carriers = layer.origin not in _CARRIER_ORIGINS
         payloads = layer.depth < max_depth
         probe = not payloads and layer.origin in _PAYLOAD_ORIGINS
@@ -1119,4 +1244,6 @@ def normalize(
             builder.decode_payloads(layer, image)
         elif probe:
             builder.probe_deeper(layer, image)
+        if layer.origin == "text":
+            builder.deobfuscate(layer, image)
     return Normalized(text, tuple(builder.layers), tuple(builder.marks))

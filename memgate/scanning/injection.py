@@ -106,9 +106,12 @@ OPEN_TURN_MAX = 600
 """The open last turn is at most this long (a prompt's question, not a log)."""
 MAIL_DEST = "mail_dest"
 """A built-in feature: an e-mail address as where something goes (`to x@y.z`,
-`along to x@y.z`, `cc x@y.z`): the destination of a send, not a signature."""
+`along to x@y.z`, `cc x@y.z`, `发到 x@y.z`, `抄送给 x@y.z`): the destination of a
+send, not a signature."""
 _MAIL_DEST = re.compile(
-    r"\b(?:to|cc|bcc|into|address)\W{1,3}[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+"
+    r"(?:\b(?:to|cc|bcc|into|address)\W{1,3}"
+    r"|(?:发到|发给|发送到|发送给|发至|抄送给|抄送到|抄送至|抄送|转给|转发给|转发到|寄给|寄到)\W{0,3})"
+    r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+"
 )
 BUILTIN_FEATURES = frozenset({QUESTION, QUESTIONS, OPEN_DIALOGUE, MAIL_DEST})
 PASSIVE = frozenset({"exfil_data", "exfil_dest", MAIL_DEST})
@@ -140,6 +143,7 @@ NEGATABLE = frozenset(
         "exfil_send",
         "leak",
         "trust_grant",
+        "safety_off",
     }
 )
 """Features that mean the opposite after a negation ("do not reveal the password")."""
