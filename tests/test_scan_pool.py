@@ -86,6 +86,14 @@ def test_child_verdict_equals_the_threads() -> None:
                 key = TOKEN if i == 3 else f"key-{i}"
                 got = await pool.inspect(key, text, metadata, Source.TOOL)
                 assert got == inspector.inspect_keyed(key, text, metadata, Source.TOOL)
+            (child,) = pool._idle
+            # Closed while it holds a scan: the scan is answered, then the child ends.
+            held = asyncio.ensure_future(pool.inspect(None, TEXTS[3], {}, Source.TOOL))
+            await asyncio.sleep(0)
+            await pool.close()
+            assert (await held) is not None
+            async with asyncio.timeout(30):
+                await child.process.wait()
         finally:
             await pool.close()
 

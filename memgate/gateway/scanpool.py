@@ -142,6 +142,11 @@ class ScanPool:
         self._release(child)
 
     def _release(self, child: _Child) -> None:
+        if self._closed:  # it held a scan while the pool closed: stop it now
+            task = asyncio.get_running_loop().create_task(_stop(child))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return
         while self._waiting:
             waiter = self._waiting.popleft()
             if not waiter.done():
@@ -192,7 +197,8 @@ class ScanPool:
             self._waiting.clear()
 
     async def close(self) -> None:
-        """Stop every child (each ends once its input closes)."""
+        """Stop every child (each ends once its input closes; one holding a scan,
+        once it answered)."""
         self._closed = True
         for task in list(self._tasks):
             task.cancel()
