@@ -549,13 +549,17 @@ def _words(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(unicodedata.normalize("NFKC", w).lower() for w in words if w))
 
 
+_UNDERSCORE = str.maketrans("_", " ")
+
+
 def _lower(text: str) -> str:
     """`text.lower()`, one character for one (`İ` lowers to two): label positions
-    must index the text."""
+    must index the text. `_` reads as a blank: a field name (`bank_account`,
+    `"national_id":`) is the label its words make."""
     lower = text.lower()
-    if len(lower) == len(text):
-        return lower
-    return "".join(c if len(low := c.lower()) != 1 else low for c in text)
+    if len(lower) != len(text):
+        lower = "".join(c if len(low := c.lower()) != 1 else low for c in text)
+    return lower.translate(_UNDERSCORE) if "_" in lower else lower
 
 
 @dataclass(slots=True)
@@ -856,6 +860,8 @@ class IdentifierAnalyzer:
 
 # ---------------------------------------------------------------- records and tables
 
+_COUNTRY_ALIASES = {"UK": "GB", "EL": "GR"}
+"""Codes records use beside ISO 3166's: `UK` (the UK's own, ISO `GB`), `EL` (the EU's Greece)."""
 _COUNTRY_VALUE = re.compile(r"""["']?[ \t]*[:=：][ \t]*["']?([A-Za-z]{2})(?![A-Za-z])""")
 """After a country word (`"country": "SE"`, `nationality=in`): its ISO code."""
 _DOCUMENT_FIELD = re.compile(
@@ -928,7 +934,8 @@ def _record_values(
     for place in places[:MAX_CANDIDATES]:
         code = _COUNTRY_VALUE.match(text, place)
         if code is not None:
-            countries.append((place, code.group(1).upper()))
+            iso = code.group(1).upper()
+            countries.append((place, _COUNTRY_ALIASES.get(iso, iso)))
     regions: set[tuple[int, int]] = set()
     seen: set[int] = set()
     candidates = 0
@@ -1023,6 +1030,7 @@ def _table_values(
             cells = _cells(row, delimiter)
             a, b = cells[country_col]
             country = row[a:b].upper()
+            country = _COUNTRY_ALIASES.get(country, country)
             for i in id_cols:
                 a, b = cells[i]
                 if b > a:

@@ -773,6 +773,72 @@ def joined_token(value: str, context: str = "") -> bool:
     return len(joined) >= 20 and _KNOWN_PREFIX.match(joined) is not None and len(pieces) >= 2
 
 
+# Vendor prefixes and the length of the whole token: fixed (GitHub classic tokens are
+# always 40 characters) or a range. A token split over two lines must join to one.
+_SPLIT_TOKEN_LENGTHS: tuple[tuple[str, int, int], ...] = (
+    ("github_pat_", 82, 255),
+    ("ghp_", 40, 40),
+    ("gho_", 40, 40),
+    ("ghu_", 40, 40),
+    ("ghs_", 40, 40),
+    ("ghr_", 40, 40),
+    ("glpat-", 26, 64),
+    ("sk-ant-", 90, 140),
+    ("sk-proj-", 60, 220),
+    ("sk-", 40, 220),
+    ("sk_live_", 32, 255),
+    ("rk_live_", 32, 255),
+    ("xoxb-", 40, 90),
+    ("xoxp-", 60, 110),
+    ("akia", 20, 20),
+    ("asia", 20, 20),
+    ("aiza", 39, 39),
+    ("hf_", 37, 37),
+    ("npm_", 40, 40),
+    ("pypi-", 80, 240),
+    ("shpat_", 38, 38),
+    ("lin_api_", 48, 48),
+    ("phx_", 47, 47),
+    ("sbp_", 44, 44),
+    ("dop_v1_", 71, 71),
+    ("glsa_", 46, 46),
+)
+
+
+_TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
+_KEY_LINE = re.compile(r"""(?:-[ \t]*)?["']?[\w.-]{1,64}["']?[ \t]*(?:[:=]|=>)[ \t]*["']?""")
+
+
+def split_token(value: str, context: str = "") -> bool:
+    """Validator: a vendor token cut at a line's end (a wrapped log line, a message
+    sent in two parts): the first word of `value` (on its first line) and its last
+    word (on the next) join to a whole token of that vendor's length, and the part
+    on the next line looks generated, not like a word."""
+    first_line, _, rest = value.partition("\n")
+    head = first_line.split()
+    tail = _TOKEN_PART.findall(rest)
+    if len(head) != 1 or not tail:
+        return False
+    first, last = head[0], tail[-1]
+    if _KEY_LINE.fullmatch(rest[: rest.rfind(last)].strip()):
+        return False  # `region = eu-central-1`: the next line's own field, not a continuation
+    joined = first + last
+    lowered = joined.lower()
+    shape = next((t for t in _SPLIT_TOKEN_LENGTHS if lowered.startswith(t[0])), None)
+    if shape is None:
+        return False
+    _, low, high = shape
+    if not low <= len(joined) <= high:
+        return False
+    if low == high and len(first) >= low:
+        return False  # the first part alone is already whole: no continuation
+    return (
+        (has_digit(last) or mixed_case_letters(last))
+        and not is_word_like(last)
+        and shannon_entropy(last) >= 2.5
+    )
+
+
 FILTERS: dict[str, Predicate] = {
     "placeholder": is_placeholder,
     "obvious_placeholder": is_obvious_placeholder,
@@ -877,5 +943,6 @@ VALIDATORS: dict[str, Predicate] = {
     "concatenated_secret": concatenated_secret,
     "seed_phrase": seed_phrase,
     "joined_token": joined_token,
+    "split_token": split_token,
     "licence_number": licence_number,
 }

@@ -15,8 +15,13 @@ pairs in three steps, cheapest first:
    (`.env`, INI, properties, YAML, JSON, code, type-annotated defaults, escaped
    JSON, diff lines), `xml` (attribute pairs and elements), `name_value` (a
    `name:` / `value:` pair: Kubernetes env, ECS task definitions), `default` (the
-   fallback of an environment lookup in any language), `prose` (EN and ZH
-   sentences that say a value is a password or a key).
+   fallback of an environment lookup in any language: `getenv("K", "v")`,
+   `getenv('K') ?: 'v'`, `env::var("K").unwrap_or("v")`), `prose` (EN and ZH
+   sentences that say a value is a password, a key or a PIN), `table` (CSV, TSV
+   and Markdown rows under a header naming a password or key column). An
+   assignment's name may also be followed by a directive's blank (`%global
+   db_pass v`, `SetEnv`, `ENV`), an RSpec block (`let(:api_token) { 'v' }`) or,
+   for a code name, a sentence (`the MAILGUN_API_KEY for prod is v`, `DB_PASSWORD 是 v`).
 3. The name is classified (`secret_name`): a password name, a key or token name,
    or neither (`max_tokens`, `public_key`, `token_url`, `secret_name`). The value
    passes the false-positive predicates (placeholders, references, hashes,
@@ -29,6 +34,7 @@ Only the value is reported as sensitive (redacted and fingerprinted).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -580,13 +586,13 @@ def value_ok(
         return False
     if is_uuid(value):
         return uuid_ok and not strict and _EXAMPLE_UUID.match(value) is None
-    if value.lower() in _LITERALS:
+    if value.lower() in _LITERALS or _YAML_TAG.fullmatch(value):
         return False
     if strict:
         return len(value) >= 16 and shannon_entropy(value) >= 3.5 and secret_like(value)
     if kind is SecretName.PASSWORD:
         return len(value) >= 6 and password_like(value)
-    if is_word_like(value) or _IDENTIFIER_LIKE.fullmatch(value):
+    if is_word_like(value) or _identifier_like(value):
         return False
     return len(value) >= 8 and secret_like(value) and shannon_entropy(value) >= 3.0
 
@@ -596,6 +602,21 @@ def value_ok(
 _IDENTIFIER_LIKE = re.compile(
     r"(?>[A-Z]?[a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|\d{1,4}(?!\d)|[_.:/-])+"
 )
+_DIGIT_RUN = re.compile(r"\d+")
+MAX_IDENTIFIER_NUMBERS = 3
+"""A name holds a few numbers (`DOC_Vector_5_32`); a key drawn from lower-case letters
+and digits (`ap120kfw2dqfg8ryb27t…`, Baidu, Qianfan) holds one every few characters."""
+
+
+def _identifier_like(value: str) -> bool:
+    return (
+        _IDENTIFIER_LIKE.fullmatch(value) is not None
+        and len(_DIGIT_RUN.findall(value)) <= MAX_IDENTIFIER_NUMBERS
+    )
+
+
+_YAML_TAG = re.compile(r"!!?[A-Za-z][A-Za-z_.-]{0,30}")
+"""`password: !vault |` (Ansible), `!!str`, `!Ref`: a YAML tag, the value is on the next lines."""
 
 _LITERALS = frozenset(
     {
@@ -695,6 +716,18 @@ _DEFAULT = (
         r"""\bor\b|\?:)\s{0,2}"""
         r"""(?:"(?P<v1>[^"\n]{1,1024})"|'(?P<v2>[^'\n]{1,1024})')"""
     ),
+    # An environment lookup by a literal name, then its fallback: PHP getenv('K') ?: 'v',
+    # C# GetEnvironmentVariable("K") ?? "v", Rust env::var("K").unwrap_or("v".into()),
+    # Kotlin System.getenv("K") ?: "v", Ruby ENV.fetch("K") { "v" }, Java
+    # Optional.ofNullable(System.getenv("K")).orElse("v")
+    re.compile(
+        r"""(?i:getenv|environ(?:ment)?(?:variable)?|env::var|env\.var|env\.fetch|env)"""
+        r"""\s{0,2}\(\s{0,2}[@$:]?["'](?P<k>[\w.\-/]{1,100})["']\s{0,2}\)\)?"""
+        r"""(?:\s{0,2}(?:\|\||\?\?|\?:|\bor\b)\s{0,2}|\s{0,2}\{\s{0,2}(?:\|\w*\|\s{0,2})?"""
+        r"""|\.(?:unwrap_or(?:_else)?|or_else|orElse|getOrElse|or|value_or|unwrapOr)"""
+        r"""\(\s{0,2}(?:\|\w*\|\s{0,2}|\(\)\s{0,2}(?:=>|->)\s{0,2})?)"""
+        r"""(?:"(?P<v1>[^"\n]{1,1024})"|'(?P<v2>[^'\n]{1,1024})')"""
+    ),
     # Terraform: variable "db_password" { default = "s3cret" }
     re.compile(
         r"""variable\s{1,4}"(?P<k>[\w.\-]{1,100})"\s{0,4}\{[^{}]{0,300}?\bdefault\s{0,4}=\s{0,4}"""
@@ -710,6 +743,15 @@ _PROSE_PASSWORD = (
     r"""code)|\bpwd\b|\bpw\b|\bpass\b"""
     r"""|密码|口令|密碼|暗号|通行码)"""
 )
+# A PIN or a keypad code is digits, often four: its own pattern and value shape.
+_PROSE_PIN = re.compile(
+    r"""(?i)(?P<k>\bpin(?:[ \t]?(?:code|number|no\.?))?|\b(?:door|alarm|gate|safe|lock|keypad"""
+    r"""|entry)[ \t]?code|pin码|门禁码|开门密码)"""
+    + r"""(?:[ \t]{0,2}(?:for|of|to|on|at|of[ \t]the|for[ \t]the|的)?[ \t]{0,2}"""
+    + r"""[^\n:=：。，,;；.!?？！@/\d]{0,32}?)??"""
+    + r"""[ \t]*(?:\bis\b|\bwas\b|(?<!\w)[:：]|(?<=\w)[:：]|是|为|為|=)[ \t]*(?:now[ \t]+)?"""
+    + r"""[「"'`“]?(?P<v4>\d{4,8})(?![\w-])"""
+)
 _PROSE_KEY = (
     r"""(?:api[ \t_-]?key|secret[ \t_-]?key|access[ \t_-]?key|private[ \t_-]?key|"""
     r"""app[ \t_-]?secret|client[ \t_-]?secret"""
@@ -720,9 +762,18 @@ _PROSE_GAP = (
     r"""为)?[ \t]{0,2}[^\n:=：。，,;；.!?？！@/]{0,32}?)??"""
 )
 _PROSE_SEP = (
-    r"""[ \t]*(?:\bis\b|\bwas\b|\bare\b|,?[ \t]*\b(?:it[’']?s|it[ \t]+is|that[’']?s)\b"""
+    r"""[ \t]*(?:(?:\b(?:has[ \t]+been|have[ \t]+been|was|is|got|been)[ \t]+)?"""
+    r"""\b(?:set|changed|reset|updated|rotated|switched)[ \t]+to\b"""
+    r"""|\bis\b|\bwas\b|\bare\b|,?[ \t]*\b(?:it[’']?s|it[ \t]+is|that[’']?s)\b"""
     r"""|(?<![<>=!])(?<!\w)(?::|：)|(?<=\w)(?::|：)|是|为|為|"""
-    r"""改成了?|改为|设为|设置为|换成了?|发你|发给你|给你|如下|->)[ \t]*(?:是|为|:|：)?[ \t]*"""
+    r"""改成了?|改为|设为|设置为|换成了?|发你|发给你|给你|如下|->|→|⇒|=>|(?P<to>\bto\b))"""
+    r"""[ \t]*(?:是|为|:|：)?[ \t]*(?:(?:now|currently|still|just)[ \t]+)?"""
+)
+"""`(?P<to>to)` ("I set the database password to v") counts only after a verb that
+sets a value (`_SET_BEFORE`): "the password to the vault" names no value."""
+_SET_BEFORE = re.compile(
+    r"(?i)\b(?:set|sets|setting|change[ds]?|changing|reset|update[ds]?|updating|rotate[ds]?"
+    r"|switch(?:ed)?)\b[^.\n]{0,48}\Z"
 )
 _PROSE_VALUE = r"""[「"'`“（(]?(?P<v4>[^\s"'`，。、,;；「」“”（）()\[\]<>]{6,256})"""
 _PROSE = (
@@ -746,12 +797,13 @@ _CARRIERS: dict[str, tuple[re.Pattern[str], ...]] = {
     "xml": _XML,
     "name_value": _NAME_VALUE,
     "default": _DEFAULT,
-    "prose": _PROSE + _PROSE_BARE,
+    "prose": (*_PROSE, *_PROSE_BARE, _PROSE_PIN),
 }
 _PROSE_BARE_SET = frozenset(_PROSE_BARE)
 _PARAMS = frozenset({"carrier"})
 _ASSIGNMENT = "assignment"
-_ANCHORED = frozenset({_ASSIGNMENT, "prose", "default"})
+_TABLE = "table"
+_ANCHORED = frozenset({_ASSIGNMENT, "prose", "default", _TABLE})
 """Carriers whose matches start at a keyword occurrence (tried there only)."""
 
 
@@ -768,9 +820,9 @@ def _compile(rule: Rule) -> _Compiled:
     if unknown:
         raise ValueError(f"{rule.id}: unknown secret_context params {sorted(unknown)}")
     carrier = rule.params.get("carrier")
-    if carrier != _ASSIGNMENT and carrier not in _CARRIERS:
+    if carrier not in (_ASSIGNMENT, _TABLE) and carrier not in _CARRIERS:
         raise ValueError(
-            f"{rule.id}: params.carrier must be one of {sorted([*_CARRIERS, _ASSIGNMENT])}"
+            f"{rule.id}: params.carrier must be one of {sorted([*_CARRIERS, _ASSIGNMENT, _TABLE])}"
         )
     if not rule.keywords:
         raise ValueError(f"{rule.id}: a secret_context rule needs keywords")
@@ -825,6 +877,8 @@ class SecretContextAnalyzer:
             starts = sorted({s for k in kw if k in at for s in at[k]}) if anchored else None
             if c.carrier == _ASSIGNMENT:
                 yield from self._assignments(c, text, starts or [])
+            elif c.carrier == _TABLE:
+                yield from self._tables(c, text, starts or [])
             else:
                 yield from self._carrier(c, text, starts)
 
@@ -848,6 +902,14 @@ class SecretContextAnalyzer:
                 vs, ve = span
                 value = text[vs:ve]
                 context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+                if _sets_no_value(m, text):
+                    continue
+                if pattern is _PROSE_PIN:
+                    if _pin_ok(value):
+                        seen.add(span)
+                        yield Hit(rule_id=c.rule.id, start=m.start(), end=m.end(), value=span)
+                        hits += 1
+                    continue
                 uuid_ok = c.carrier != "prose" and is_uuid(value) and uuid_credential_name(name)
                 if is_benign_key(value, context) or not value_ok(
                     kind, value, context, strict=strict and kind is SecretName.KEY, uuid_ok=uuid_ok
@@ -882,28 +944,177 @@ class SecretContextAnalyzer:
             if end in done:
                 continue
             done.add(end)
-            if begin > 0 and text[begin - 1] in ":/@%":
+            if begin > 0 and text[begin - 1] in ":/@%" and not _free_colon(text, begin):
                 continue  # inside a URL or a reference, not a name
-            m = _ASSIGN_TAIL.match(text, end)
-            if m is None:
-                continue
-            kind = secret_name(text[begin:end].strip(".-"))
+            name = text[begin:end].strip(".-")
+            kind = secret_name(name)
             if kind is None:
                 continue
-            span = _value_span(m)
-            if span is None:
+            for m in _tails(text, begin, end, name):
+                span = _value_span(m)
+                if span is None:
+                    continue
+                vs, ve = span
+                value = text[vs:ve]
+                context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+                uuid_ok = (
+                    is_uuid(value)
+                    and uuid_credential_name(name)
+                    and m.re is not _NAME_PROSE_TAIL  # a UUID in a sentence is an id
+                )
+                if is_benign_key(value, context) or not value_ok(
+                    kind, value, context, uuid_ok=uuid_ok
+                ):
+                    continue
+                if m.re is _NAME_PROSE_TAIL and (
+                    _prose_not_a_value(value) or _sets_no_value(m, text, begin)
+                ):
+                    continue
+                yield Hit(rule_id=c.rule.id, start=begin, end=m.end(), value=span)
+                hits += 1
+                if hits >= MAX_HITS_PER_RULE:
+                    return
+                break
+
+    def _tables(self, c: _Compiled, text: str, starts: list[int]) -> Iterator[Hit]:
+        """CSV, TSV and Markdown tables whose header names a password or key column
+        (`service,user,password`, `| host | user | password |`): each row's cell in
+        that column is the value its header names."""
+        hits = 0
+        seen_lines: set[int] = set()
+        for at in starts[:MAX_MATCHES_PER_RULE]:
+            line_start = text.rfind("\n", max(0, at - MAX_TABLE_HEADER), at) + 1
+            if line_start in seen_lines or at - line_start >= MAX_TABLE_HEADER:
                 continue
-            vs, ve = span
-            value = text[vs:ve]
-            context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
-            name = text[begin:end].strip(".-")
-            uuid_ok = is_uuid(value) and uuid_credential_name(name)
-            if is_benign_key(value, context) or not value_ok(kind, value, context, uuid_ok=uuid_ok):
-                continue
-            yield Hit(rule_id=c.rule.id, start=begin, end=m.end(), value=span)
-            hits += 1
-            if hits >= MAX_HITS_PER_RULE:
-                return
+            seen_lines.add(line_start)
+            for vs, ve, kind in _table_cells(text, line_start):
+                value = text[vs:ve]
+                context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+                if is_benign_key(value, context) or not value_ok(kind, value, context):
+                    continue
+                yield Hit(rule_id=c.rule.id, start=vs, end=ve, value=(vs, ve))
+                hits += 1
+                if hits >= MAX_HITS_PER_RULE:
+                    return
+
+
+MAX_TABLE_HEADER = 400
+MAX_HEADER_CELL = 40
+_HEADER_CELL = re.compile(r"[^\W\d][\w .#/-]{0,39}")
+MAX_TABLE_ROWS = 200
+_TABLE_DELIMITERS = (",", "\t", "|", ";")
+_MARKDOWN_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*")
+
+
+def _split_cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """[start, end) of each cell of a delimited line, blanks and quotes trimmed; a
+    Markdown row's outer pipes open and close it, they hold no cell."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    parts = line.split(delimiter)
+    for n, cell in enumerate(parts):
+        a, b = at, at + len(cell)
+        at = b + 1
+        if delimiter == "|" and n in (0, len(parts) - 1) and not cell.strip():
+            continue
+        while a < b and line[a] in " \t\"'`":
+            a += 1
+        while b > a and line[b - 1] in " \t\"'`\r":
+            b -= 1
+        spans.append((a, b))
+    return spans
+
+
+def _table_cells(text: str, line_start: int) -> Iterator[tuple[int, int, SecretName]]:
+    """The cells under each secret-named header cell of the table whose header line
+    starts at `line_start`: (start, end, what the header says the value is)."""
+    line_end = text.find("\n", line_start)
+    if line_end < 0 or line_end - line_start > MAX_TABLE_HEADER:
+        return  # a header has rows under it and is a short line
+    header = text[line_start:line_end]
+    delimiter = max(_TABLE_DELIMITERS, key=header.count)
+    cells = _split_cells(header, delimiter)
+    # a header is names (`host`, `API key`, `密码`), not code: `chmod('/etc/passwd', 0o7)`
+    if len(cells) < 2 or not all(_HEADER_CELL.fullmatch(header, a, b) for a, b in cells):
+        return
+    columns = [
+        (i, kind)
+        for i, (a, b) in enumerate(cells)
+        if 0 < b - a <= MAX_HEADER_CELL and (kind := secret_name(header[a:b])) is not None
+    ]
+    if not columns:
+        return
+    at = line_end + 1
+    for _ in range(MAX_TABLE_ROWS):
+        if at >= len(text):
+            return
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        row = text[at:end]
+        if delimiter == "|" and _MARKDOWN_RULE.fullmatch(row):
+            at = end + 1
+            continue
+        row_cells = _split_cells(row, delimiter)
+        if len(row_cells) != len(cells):
+            return
+        for i, kind in columns:
+            a, b = row_cells[i]
+            if b > a:
+                yield at + a, at + b, kind
+        at = end + 1
+
+
+# `%global db_pass v` (RPM spec), `SetEnv DB_PASS v` (Apache), `ENV DB_PASSWORD v`
+# (Dockerfile), `setenv` (csh), `set -gx` (fish): a directive, the name, a blank, the value.
+_DIRECTIVE_BEFORE = re.compile(
+    r"(?i)(?:^|[\s;])(?:%global|%define|setenv|set(?:[ \t]+-{1,2}[a-z]+)*|env)[ \t]+\Z"
+)
+_DIRECTIVE_TAIL = re.compile(r"[ \t]+" + _VALUE)
+# RSpec / minitest: `let(:admin_password) { 'v' }`, `let!(:api_token) { "v" }`.
+_BLOCK_TAIL = re.compile(r"\)[ \t]{0,4}\{[ \t]{0,4}" + _VALUE)
+# A code name in a sentence: "the MAILGUN_API_KEY for prod is v", "DB_PASSWORD 是 v".
+# Between the name and the copula only words (`for prod`, `在测试环境`), no code
+# punctuation: `usernamePassword(credentialsId: '…')` is a call, not a sentence.
+_NAME_GAP = r"""(?:[ \t]+[^\s:=：。，,;；.!?？！@/(){}\[\]<>"'`|]{1,24}){0,4}?"""
+_NAME_PROSE_TAIL = re.compile(r"(?i)" + _NAME_GAP + _PROSE_SEP + _PROSE_VALUE)
+
+
+def _tails(text: str, begin: int, end: int, name: str) -> Iterator[re.Match[str]]:
+    """The ways a value may follow the name text[begin:end], most common first."""
+    m = _ASSIGN_TAIL.match(text, end)
+    if m is not None:
+        yield m
+    if _DIRECTIVE_BEFORE.search(text, max(0, begin - 24), begin):
+        m = _DIRECTIVE_TAIL.match(text, end)
+        if m is not None:
+            yield m
+    if text.startswith("(:", begin - 2):
+        m = _BLOCK_TAIL.match(text, end)
+        if m is not None:
+            yield m
+    if _code_name(name):
+        m = _NAME_PROSE_TAIL.match(text, end)
+        if m is not None:
+            yield m
+
+
+def _code_name(name: str) -> bool:
+    """An identifier of two words or more, as code writes it (`DB_PASSWORD`,
+    `mailgunApiKey`): in a sentence it still names the value after it."""
+    return ("_" in name.strip("_") or _CAMEL.search(name) is not None) and len(
+        name_words(name)
+    ) >= 2
+
+
+def _free_colon(text: str, begin: int) -> bool:
+    """The `:` before the name is not glued to an ASCII name before it: a Ruby symbol
+    (`:password => "v"`, `let(:api_token)`) or a label's colon after a word in another
+    script (`记一下:DB_PASSWORD 是 …`, NFKC-folded from `：`), not `user:pass@` in a
+    URL or `ns:key` in a reference."""
+    if text[begin - 1] != ":" or begin < 2:
+        return text[begin - 1] == ":"
+    before = text[begin - 2]
+    return not (before in _IDENT_CHARS or before in ":/")
 
 
 def _matches(
@@ -969,6 +1180,22 @@ def _bare_password(value: str) -> bool:
     """A password named without a separator ("登录密码 X"): a digit and a symbol, or long."""
     digit = any(map(str.isdigit, value))
     return (digit and (not value.isalnum() or len(value) >= 10)) or len(value) >= 16
+
+
+def _sets_no_value(m: re.Match[str], text: str, begin: int | None = None) -> bool:
+    """The separator is a bare `to` with no verb that sets a value before it."""
+    if m.re.groupindex.get("to") is None or m.start("to") < 0:
+        return False
+    start = m.start() if begin is None else begin
+    return _SET_BEFORE.search(text, max(0, start - 48), start) is None
+
+
+def _pin_ok(value: str) -> bool:
+    """4 to 8 digits a person chose: not one digit, not a run up or down (1234, 9876)."""
+    if len(set(value)) < 2:
+        return False
+    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
+    return steps not in ({1}, {-1})
 
 
 def _prose_not_a_value(value: str) -> bool:
