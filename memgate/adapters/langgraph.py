@@ -22,6 +22,26 @@ How LangGraph's store maps onto memgate:
   reviewer approves it; a rejected one is never served, and the previous value of
   that key (if any) stays. None of this raises (an agent loop would crash);
   `strict=True` raises `MemoryHeld` for queued and rejected puts instead.
+- What a put promises (`ack=`). With `ack="scanned"` (the default) `put` returns
+  once the value was scanned, routed and its event committed to the log: it
+  survives a crash, and its state (approved, pending, rejected) is known.
+  With `ack="queued"` `put` returns once the value is checked as far as needs no
+  scan (JSON, identifiers, size) and parked in this process's memory; a
+  background task scans, routes and commits the parked puts in order. Until
+  then the parked value is served to the session that wrote it (`get` only,
+  as written -- a secret in it not yet redacted) and to nobody else: another
+  session, another store, a reader without a session id (which waits for the
+  scan) and any other namespace or key get what the log holds. Search, listing,
+  delete and `status` first wait for the queue. Nothing parked is written to
+  disk before its scan, so a secret never persists unredacted; the price is
+  that a crash (or a kill) loses the parked puts, at most `queue_size` of them,
+  acknowledged but never stored. `flush()` / `aflush()` wait until every parked
+  put is durable and raise `QueuedPutsFailed` for those the gateway refused
+  (e.g. a secret in the key); `close()` flushes. `strict=True` needs the
+  verdict at put time and is refused with `ack="queued"`. Throughput is the
+  gateway's either way: the queue buys latency for bursts, not more puts/s.
+- `batch` / `abatch` with consecutive `PutOp`s of distinct keys writes them
+  concurrently (scans overlapping commits); each is still its own log entry.
 - `put(..., ttl=minutes)` (or `TTLConfig.default_ttl`) goes to the short-term
   pool, which expires it; expired items are never returned. A refreshing read of
   a TTL item re-writes it (a new version, same id and `created_at`), so its
@@ -47,10 +67,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+from collections import deque
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.store.base import (
     BaseStore,
@@ -93,18 +115,22 @@ from memgate.domain.memory import (
 )
 from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
-from memgate.errors import IllegalTransition, MemgateError, NotFound
+from memgate.errors import IllegalTransition, MemgateError, NotFound, OversizedWrite
 from memgate.gateway import Gateway, SyncGateway
 from memgate.gateway.core import WriteReceipt
 from memgate.recall import FunctionEmbedder, memory_recall
 
-__all__ = ["MemgateStore", "MemoryHeld", "MemoryStatus"]
+__all__ = ["MemgateStore", "MemoryHeld", "MemoryStatus", "QueuedPutsFailed"]
 
 TTL_KEY = "langgraph_ttl_minutes"
 INDEX_KEY = "langgraph_index"
 """A put's `index` argument (False, or its fields) when it is not the store's default."""
 UPDATED_KEY = "langgraph_updated_at"
 _RECEIPTS = 4096
+_WAVE = 64
+"""Puts written concurrently at most (a batch's, or the queue's): their scans overlap
+the previous ones' commits; the gateway still serializes each key's read-modify-append."""
+Ack = Literal["scanned", "queued"]
 
 
 def encode_label(label: str) -> str:
@@ -130,6 +156,36 @@ class _Who:
         return Reader(session_id=self.session, call_id=self.call, agent_id=self.agent)
 
 
+class QueuedPutsFailed(MemgateError):
+    """`ack="queued"`: puts the gateway refused after they were acknowledged (a
+    secret in the key, an invalid identifier, the store failing). Raised by
+    `flush()` / `aflush()` / `close()`; nothing of these puts was stored."""
+
+    def __init__(self, failures: list[tuple[tuple[str, ...], str, Exception]]) -> None:
+        # NOTE: counts and error types only: a refused key may itself hold a secret.
+        kinds = ", ".join(sorted({type(e).__name__ for _, _, e in failures}))
+        super().__init__(f"{len(failures)} queued put(s) not stored ({kinds}); see .failures")
+        self.failures = failures
+        """(namespace, key, error) of each, in the order they were put."""
+
+
+class _Parked:
+    """A queued put, acknowledged but not yet scanned: held in this process's
+    memory only (never persisted before the scan redacts it), served to nobody
+    but the session that wrote it."""
+
+    __slots__ = ("at", "done", "key", "namespace", "readers", "write")
+
+    def __init__(self, namespace: tuple[str, ...], key: str, write: MemoryWrite) -> None:
+        self.namespace = namespace
+        self.key = key
+        self.write = write
+        self.at = datetime.now(UTC)
+        self.done = asyncio.Event()
+        self.readers: list[Reader] = []
+        """Who was served the parked value: their reads are recorded once it is admitted."""
+
+
 class MemgateStore(BaseStore):
     """A LangGraph store whose writes pass memgate's scan, routing and review."""
 
@@ -148,6 +204,8 @@ class MemgateStore(BaseStore):
         loop: asyncio.AbstractEventLoop | None = None,
         index: IndexConfig | None = None,
         search_mode: str | None = None,
+        ack: Ack = "scanned",
+        queue_size: int = 1024,
     ) -> None:
         """`backend`: an async Gateway (or remote client) living on `loop` (None: the
         caller's loop). `session_id` is the session outside a graph run (so
@@ -157,7 +215,26 @@ class MemgateStore(BaseStore):
         gateway's recall embedder (an in-memory index, rebuilt from the log at
         start); a remote server embeds with its own model, so an `embed` is
         refused there. `search_mode`: text, vector or hybrid (default: vector
-        with an index, text without)."""
+        with an index, text without). `ack`: when a put returns -- "scanned" (the
+        default) after the scan, the routing and the durable log append;
+        "queued" as soon as the value is parked in this process's memory, to be
+        scanned and appended in the background (at most `queue_size` parked; a
+        put waits for room beyond that). See the module docstring for what a
+        queued put promises and what a crash loses."""
+        if ack not in ("scanned", "queued"):
+            raise ValueError(f"ack: 'scanned' or 'queued', not {ack!r}")
+        if ack == "queued" and strict:
+            raise ValueError("strict=True needs the verdict at put time: use ack='scanned'")
+        if queue_size < 1:
+            raise ValueError("queue_size: at least 1")
+        self.ack: Ack = ack
+        self.queue_size = queue_size
+        self._parked: dict[tuple[tuple[str, ...], str], _Parked] = {}
+        """The latest queued put of each key, until it is admitted."""
+        self._queue: deque[_Parked] = deque()
+        self._room: asyncio.Semaphore | None = None
+        self._drainer: asyncio.Task[None] | None = None
+        self._failures: list[tuple[tuple[str, ...], str, Exception]] = []
         self.backend = backend
         self.prefix = tuple(prefix)
         self.source = source
@@ -245,7 +322,33 @@ class MemgateStore(BaseStore):
         return store
 
     def close(self) -> None:
-        """Close what this store opened (`open`, `from_sync`, `connect`)."""
+        """Close what this store opened (`open`, `from_sync`, `connect`), after the
+        queued puts are admitted; raises QueuedPutsFailed (once closed) for any
+        the gateway refused."""
+        if self._runner.loop is not None and (self._queue or self._drainer is not None):
+            self._runner.run(self._settle())
+        try:
+            self._close()
+        finally:
+            self._raise_failures()
+
+    def flush(self) -> None:
+        """Wait until every queued put is scanned, routed and durably logged;
+        raises QueuedPutsFailed for those the gateway refused (since the last flush)."""
+        self._runner.run(self._settle())
+        self._raise_failures()
+
+    async def aflush(self) -> None:
+        """`flush` from async code: `await store.aflush()` before closing the gateway."""
+        await self._runner.arun(self._settle())
+        self._raise_failures()
+
+    def _raise_failures(self) -> None:
+        if self._failures:
+            failures, self._failures = self._failures, []
+            raise QueuedPutsFailed(failures)
+
+    def _close(self) -> None:
         if self._sync is not None:
             self._sync.close()
             self._sync = None
@@ -265,19 +368,52 @@ class MemgateStore(BaseStore):
 
     async def _batch(self, ops: list[Op], who: _Who) -> list[Result]:
         results: list[Result] = []
+        wave: list[PutOp] = []
         for op in ops:
+            if isinstance(op, PutOp) and op.value is not None and self.ack == "scanned":
+                if any(p.namespace == op.namespace and p.key == op.key for p in wave):
+                    await self._puts(wave, who)  # a key's puts stay in order
+                    wave = []
+                wave.append(op)
+                if len(wave) >= _WAVE:
+                    await self._puts(wave, who)
+                    wave = []
+                results.append(None)
+                continue
+            if wave:
+                await self._puts(wave, who)
+                wave = []
             if isinstance(op, GetOp):
                 results.append(await self._get(op, who))
             elif isinstance(op, SearchOp):
+                await self._settle()
                 results.append(await self._search(op, who))
             elif isinstance(op, PutOp):
+                if op.value is None:
+                    await self._settle()
                 await self._put(op, who)
                 results.append(None)
             elif isinstance(op, ListNamespacesOp):
+                await self._settle()
                 results.append(await self._list_namespaces(op, who))
             else:
                 raise ValueError(f"unknown operation type: {type(op).__name__}")
+        if wave:
+            await self._puts(wave, who)
         return results
+
+    async def _puts(self, ops: list[PutOp], who: _Who) -> None:
+        """Consecutive puts of distinct keys in one batch, written concurrently:
+        each is still its own scan, route and log entry (there is no all-or-nothing
+        batch write), but the scans overlap the commits. Every put finishes before
+        the first error (in input order) is raised."""
+        if len(ops) == 1:
+            await self._put(ops[0], who)
+            return
+        outcomes = await asyncio.gather(*(self._put(op, who) for op in ops), return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     def _who(self) -> _Who:
         from langgraph.config import get_config
@@ -318,7 +454,17 @@ class MemgateStore(BaseStore):
         if op.value is None:
             await self._delete(namespace, op.key, who)
             return
-        content = canonical_json(dict(op.value))
+        write = self._write(op, namespace, who)
+        if self.ack == "queued":
+            await self._park(_Parked(namespace, op.key, write))
+            return
+        receipt = await self.backend.write(write)
+        self._remember(namespace, op.key, receipt)
+        if self.strict and receipt.state in (MemoryState.PENDING_REVIEW, MemoryState.REJECTED):
+            raise MemoryHeld(receipt)
+
+    def _write(self, op: PutOp, namespace: tuple[str, ...], who: _Who) -> MemoryWrite:
+        content = canonical_json(dict(op.value or {}))
         metadata: dict[str, Any] = {}
         target = Target.LONG
         ttl_seconds = None
@@ -328,23 +474,82 @@ class MemgateStore(BaseStore):
             ttl_seconds = op.ttl * 60.0
         if op.index is False or isinstance(op.index, list):
             metadata[INDEX_KEY] = op.index if op.index is False else list(op.index)
-        receipt = await self.backend.write(
-            MemoryWrite(
-                content=content,
-                namespace=namespace,
-                key=op.key,
-                source=self.source,
-                session_id=who.session,
-                agent_id=who.agent,
-                call_id=who.call,
-                metadata=metadata,
-                target=target,
-                ttl_seconds=ttl_seconds,
-            )
+        return MemoryWrite(
+            content=content,
+            namespace=namespace,
+            key=op.key,
+            source=self.source,
+            session_id=who.session,
+            agent_id=who.agent,
+            call_id=who.call,
+            metadata=metadata,
+            target=target,
+            ttl_seconds=ttl_seconds,
         )
-        self._remember(namespace, op.key, receipt)
-        if self.strict and receipt.state in (MemoryState.PENDING_REVIEW, MemoryState.REJECTED):
-            raise MemoryHeld(receipt)
+
+    # -- ack="queued": parked puts ----------------------------------------------------
+
+    async def _park(self, parked: _Parked) -> None:
+        """Acknowledge a put before its scan: checked as far as can be without
+        scanning (identifiers by MemoryWrite, JSON, size), then held in memory."""
+        if isinstance(self.backend, Gateway):
+            size = len(parked.write.content.encode("utf-8"))
+            limit = self.backend.ctx.routing.max_bytes
+            if size > limit:
+                raise OversizedWrite(size, limit)
+        if self._room is None:
+            self._room = asyncio.Semaphore(self.queue_size)
+        await self._room.acquire()  # back-pressure: at most queue_size parked
+        self._parked[(parked.namespace, parked.key)] = parked
+        self._queue.append(parked)
+        if self._drainer is None:
+            self._drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        """Admit parked puts in order, a wave at a time (distinct keys per wave)."""
+        try:
+            while self._queue:
+                wave: list[_Parked] = []
+                keys: set[tuple[tuple[str, ...], str]] = set()
+                while self._queue and len(wave) < _WAVE:
+                    key = (self._queue[0].namespace, self._queue[0].key)
+                    if key in keys:
+                        break
+                    keys.add(key)
+                    wave.append(self._queue.popleft())
+                await asyncio.gather(*(self._admit(p) for p in wave))
+        finally:
+            self._drainer = None
+
+    async def _admit(self, parked: _Parked) -> None:
+        key = (parked.namespace, parked.key)
+        try:
+            receipt = await self.backend.write(parked.write)
+            self._remember(parked.namespace, parked.key, receipt)
+            for reader in parked.readers:
+                # Served before its scan: the read is recorded on the admitted
+                # version (nothing is recorded when that is not served to it).
+                await self.backend.read(receipt.id, reader)
+        except Exception as exc:  # any refusal is the put's outcome, kept for flush()
+            self._failures.append((parked.namespace, parked.key, exc))
+        finally:
+            if self._parked.get(key) is parked:
+                del self._parked[key]
+            parked.done.set()
+            if self._room is not None:
+                self._room.release()
+
+    async def _settle(self) -> None:
+        """Wait until nothing is parked (every queued put admitted or refused)."""
+        while self._drainer is not None:
+            await asyncio.shield(self._drainer)
+
+    def _own_parked(self, namespace: tuple[str, ...], key: str, who: _Who) -> _Parked | None:
+        """The reader's own parked put of the key: only a named session gets it back."""
+        parked = self._parked.get((namespace, key))
+        if parked is None or who.session is None or parked.write.session_id != who.session:
+            return None
+        return parked
 
     def _remember(
         self, namespace: tuple[str, ...], key: str, receipt: WriteReceipt | MemoryStatus
@@ -363,7 +568,24 @@ class MemgateStore(BaseStore):
                 self._remember(namespace, key, MemoryStatus.of_item(gone))
 
     async def _get(self, op: GetOp, who: _Who) -> Item | None:
-        item = await self.backend.read_key(self._ns(op.namespace), op.key, who.reader)
+        namespace = self._ns(op.namespace)
+        parked = self._parked.get((namespace, op.key))
+        if parked is not None:
+            own = self._own_parked(namespace, op.key, who)
+            if own is not None:
+                own.readers.append(who.reader)
+                return Item(
+                    value=json.loads(own.write.content),
+                    key=op.key,
+                    namespace=op.namespace,
+                    created_at=own.at,
+                    updated_at=own.at,
+                )
+            if who.session is None and parked.write.session_id is None:
+                # No session to tell writer from reader: wait for the scan.
+                await parked.done.wait()
+            # Any other reader: what the gateway serves (never the parked value).
+        item = await self.backend.read_key(namespace, op.key, who.reader)
         if item is None:
             return None
         if op.refresh_ttl:
@@ -496,6 +718,7 @@ class MemgateStore(BaseStore):
         return await self._runner.arun(self._status(ns, key, who))
 
     async def _status(self, ns: tuple[str, ...], key: str, who: _Who) -> MemoryStatus | None:
+        await self._settle()
         live = await find_key(self.backend, ns, key, who.reader)
         known = self._receipts.get((ns, key))
         if isinstance(known, WriteReceipt) and known.state is MemoryState.REJECTED:
