@@ -13,10 +13,19 @@ Rows:
   MemgateStore sync (sqlite)    MemgateStore.open(dir): calls hop to the gateway's loop thread
   MemgateStore async (sqlite)   await aput/aget on the gateway's own loop
   MemgateStore async (twins)    in-memory twins: the gateway's cost without SQLite
+  MemgateStore sync queued      MemgateStore.open(dir, ack="queued"): put returns once parked
+  MemgateStore async queued     the same on the gateway's own loop (get served from the park)
+  MemgateStore abatch (sqlite)  abatch of all n PutOps, then of all n GetOps (put/get = per op)
   Gateway only (sqlite)         Gateway.write + read_key of the same JSON text, no adapter:
                                 the adapter's own overhead is the difference to the row above it
 
     .venv/bin/python benchmarks/bench_langgraph.py [--n 1000] [--source agent]
+
+A queued put's scan and commit happen after it returned, so the queued rows also
+give `drain` (the time the final flush() waited) and `end-to-end` = (all puts +
+all gets + drain) / n, the per-op cost until every value is durable; for the other
+rows end-to-end is put+get. CPU time of the whole process (`cpu/op`, every
+thread) is printed beside wall time: the machine is shared.
 
 Prints a table (mean and p95 per op, ratio of put+get to SqliteStore) and writes
 benchmarks/results/langgraph.{md,json} (langgraph-<source>.* for another --source).
@@ -39,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_scan import machine
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, GetOp, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
@@ -92,6 +101,7 @@ WORDS = [
 ]
 
 Timings = dict[str, list[float]]
+"""put / get: per-op wall seconds; drain, cpu: one total each (seconds)."""
 
 
 def values(n: int) -> list[dict[str, Any]]:
@@ -105,6 +115,7 @@ def values(n: int) -> list[dict[str, Any]]:
 def run_sync(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
     put: list[float] = []
     get: list[float] = []
+    cpu = time.process_time()
     for i, value in enumerate(data):
         t0 = time.perf_counter()
         store.put(NS, f"k{i}", value)
@@ -115,12 +126,17 @@ def run_sync(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
             raise AssertionError(f"{type(store).__name__} lost k{i}")
         put.append(t1 - t0)
         get.append(t2 - t1)
-    return {"put": put, "get": get}
+    t0 = time.perf_counter()
+    if isinstance(store, MemgateStore):
+        store.flush()
+    drain = time.perf_counter() - t0
+    return {"put": put, "get": get, "drain": [drain], "cpu": [time.process_time() - cpu]}
 
 
 async def run_async(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
     put: list[float] = []
     get: list[float] = []
+    cpu = time.process_time()
     for i, value in enumerate(data):
         t0 = time.perf_counter()
         await store.aput(NS, f"k{i}", value)
@@ -131,7 +147,31 @@ async def run_async(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
             raise AssertionError(f"{type(store).__name__} lost k{i}")
         put.append(t1 - t0)
         get.append(t2 - t1)
-    return {"put": put, "get": get}
+    t0 = time.perf_counter()
+    if isinstance(store, MemgateStore):
+        await store.aflush()
+    drain = time.perf_counter() - t0
+    return {"put": put, "get": get, "drain": [drain], "cpu": [time.process_time() - cpu]}
+
+
+async def run_batch(store: MemgateStore, data: list[dict[str, Any]]) -> Timings:
+    """One abatch of every put, then one of every get: per-op = total / n."""
+    n = len(data)
+    cpu = time.process_time()
+    t0 = time.perf_counter()
+    await store.abatch([PutOp(NS, f"k{i}", value) for i, value in enumerate(data)])
+    t1 = time.perf_counter()
+    items = await store.abatch([GetOp(NS, f"k{i}") for i in range(n)])
+    t2 = time.perf_counter()
+    for i, (value, item) in enumerate(zip(data, items, strict=True)):
+        if item is None or item.value != value:
+            raise AssertionError(f"abatch lost k{i}")
+    return {
+        "put": [(t1 - t0) / n] * n,
+        "get": [(t2 - t1) / n] * n,
+        "drain": [0.0],
+        "cpu": [time.process_time() - cpu],
+    }
 
 
 def stats(values: list[float]) -> dict[str, float]:
@@ -155,6 +195,7 @@ def sqlite_store(path: Path) -> SqliteStore:
 def measure(n: int, source: Source, tmp: Path) -> dict[str, Timings]:
     data = values(n)
     warm = values(50)
+    room = n + 64  # the queued rows never wait for room: what a burst of n puts sees
     out: dict[str, Timings] = {}
 
     store: BaseStore = InMemoryStore()
@@ -166,31 +207,48 @@ def measure(n: int, source: Source, tmp: Path) -> dict[str, Timings]:
     out["SqliteStore"] = run_sync(lite, data)
     lite.conn.close()
 
-    sync_store = MemgateStore.open(tmp / "mg-sync", source=source, session_id="bench")
-    try:
-        run_sync(sync_store, warm)
-        out["MemgateStore sync (sqlite)"] = run_sync(sync_store, data)
-    finally:
-        sync_store.close()
+    for ack, name in (
+        ("scanned", "MemgateStore sync (sqlite)"),
+        ("queued", "MemgateStore sync queued"),
+    ):
+        sync_store = MemgateStore.open(
+            tmp / f"mg-sync-{ack}", source=source, session_id="bench", ack=ack, queue_size=room
+        )
+        try:
+            run_sync(sync_store, warm)
+            out[name] = run_sync(sync_store, data)
+        finally:
+            sync_store.close()
 
-    async def on_loop(make: Callable[[], Awaitable[MemgateStore]]) -> Timings:
+    async def on_loop(
+        make: Callable[[], Awaitable[MemgateStore]],
+        run: Callable[[MemgateStore, list[dict[str, Any]]], Awaitable[Timings]] = run_async,
+    ) -> Timings:
         store = await make()
         try:
             await run_async(store, warm)
-            return await run_async(store, data)
+            return await run(store, data)
         finally:
             if hasattr(store.backend, "close"):
                 await store.backend.close()
 
-    async def sqlite_gateway() -> MemgateStore:
-        return MemgateStore(
-            await open_gateway(tmp / "mg-async", graph=None), source=source, session_id="b"
-        )
+    def sqlite_gateway(name: str, **kwargs: Any) -> Callable[[], Awaitable[MemgateStore]]:
+        async def make() -> MemgateStore:
+            gateway = await open_gateway(tmp / name, graph=None)
+            return MemgateStore(gateway, source=source, session_id="b", **kwargs)
+
+        return make
 
     async def twins() -> MemgateStore:
         return MemgateStore(memory_gateway(), source=source, session_id="b")
 
-    out["MemgateStore async (sqlite)"] = asyncio.run(on_loop(sqlite_gateway))
+    out["MemgateStore async (sqlite)"] = asyncio.run(on_loop(sqlite_gateway("mg-async")))
+    out["MemgateStore async queued"] = asyncio.run(
+        on_loop(sqlite_gateway("mg-queued", ack="queued", queue_size=room))
+    )
+    out["MemgateStore abatch (sqlite)"] = asyncio.run(
+        on_loop(sqlite_gateway("mg-batch"), run_batch)
+    )
     out["MemgateStore async (twins)"] = asyncio.run(on_loop(twins))
     out["Gateway only (sqlite)"] = asyncio.run(gateway_only(tmp / "mg-raw", data, source))
     return out
@@ -201,6 +259,7 @@ async def gateway_only(path: Path, data: list[dict[str, Any]], source: Source) -
     reader = Reader(session_id="b")
     put: list[float] = []
     get: list[float] = []
+    cpu = time.process_time()
     try:
         for i, value in enumerate(data):
             write = MemoryWrite(
@@ -222,26 +281,41 @@ async def gateway_only(path: Path, data: list[dict[str, Any]], source: Source) -
             get.append(t2 - t1)
     finally:
         await gateway.close()
-    return {"put": put, "get": get}
+    return {"put": put, "get": get, "drain": [0.0], "cpu": [time.process_time() - cpu]}
 
 
 def table(results: dict[str, Timings]) -> tuple[str, dict[str, Any]]:
     base = results["SqliteStore"]
     base_pair = (sum(base["put"]) + sum(base["get"])) / len(base["put"])
+    base_e2e = base_pair + sum(base["drain"]) / len(base["put"])
     rows = [
         "| store | put mean µs | put p95 µs | get mean µs | get p95 µs | put+get µs |"
-        " × SqliteStore |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        " × SqliteStore | drain ms | end-to-end µs/op | × SqliteStore | cpu µs/op |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     summary: dict[str, Any] = {}
     for name, timing in results.items():
+        n = len(timing["put"])
         put, get = stats(timing["put"]), stats(timing["get"])
-        pair = (sum(timing["put"]) + sum(timing["get"])) / len(timing["put"])
+        pair = (sum(timing["put"]) + sum(timing["get"])) / n
         ratio = pair / base_pair
-        summary[name] = {"put": put, "get": get, "pair_us": pair * 1e6, "ratio_sqlite": ratio}
+        drain = sum(timing["drain"])
+        e2e = pair + drain / n
+        cpu = sum(timing["cpu"]) / n
+        summary[name] = {
+            "put": put,
+            "get": get,
+            "pair_us": pair * 1e6,
+            "ratio_sqlite": ratio,
+            "drain_ms": drain * 1e3,
+            "end_to_end_us": e2e * 1e6,
+            "end_to_end_ratio": e2e / base_e2e,
+            "cpu_us": cpu * 1e6,
+        }
         rows.append(
             f"| {name} | {put['mean_us']:.0f} | {put['p95_us']:.0f} | {get['mean_us']:.0f}"
-            f" | {get['p95_us']:.0f} | {pair * 1e6:.0f} | {ratio:.2f} |"
+            f" | {get['p95_us']:.0f} | {pair * 1e6:.0f} | {ratio:.2f} | {drain * 1e3:.0f}"
+            f" | {e2e * 1e6:.0f} | {e2e / base_e2e:.2f} | {cpu * 1e6:.0f} |"
         )
     return "\n".join(rows), summary
 
@@ -257,9 +331,11 @@ def main() -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     text, summary = table(results)
+    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
     header = (
         f"# LangGraph store: put+get, n={args.n}, memgate source={args.source}\n\n"
-        "Target: MemgateStore ≤ 2× SqliteStore for put+get.\n\n"
+        "Target: MemgateStore ≤ 2× SqliteStore for put+get.\n"
+        f"Load average after the run: {' '.join(load)}\n\n"
     )
     print(header + text)
     RESULTS.mkdir(exist_ok=True)
