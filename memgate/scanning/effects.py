@@ -519,6 +519,19 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             ):
                 tags.add("send")  # a command's output spliced into a header leaves too
                 stmt.notes.append("command output in a request header")
+            elif any(
+                (
+                    low[i - 1]
+                    in ("-h", "--header", "-b", "--cookie", "-u", "--user", "-d", "--data")
+                    or low[i].startswith(("--header=", "--post-data=", "--data="))
+                    or low[i - 1].startswith(("--header=", "--post-data=", "--data="))
+                )
+                and _misdirected_secret(a, args)
+                for i, a in enumerate(args)
+                if i
+            ):
+                tags.update(("send", "secret"))  # one vendor's token to another's host
+                stmt.notes.append("a vendor's token sent to another host")
             out = None
             for i, a in enumerate(low):
                 flag = a in ("-o", "--output", "-outfile", "--output-document", "-out")
@@ -1881,6 +1894,63 @@ def _flow(model: _Model) -> None:
             inherited.add("fetch")
         if "exec_file" in stmt.tags and inherited & {"fetch", "decode", "lolbin_fetch"}:
             stmt.tags.add("exec")
+
+
+_VENDOR_SECRET_VAR = re.compile(
+    r"\$\{?(?:env:)?([A-Za-z][A-Za-z0-9]{2,})_\w*?(?:TOKEN|API_?KEY|SECRET|PASSWORD|PAT)\w*",
+    re.IGNORECASE,
+)
+_NOT_A_VENDOR = frozenset(
+    {
+        "api",
+        "app",
+        "my",
+        "the",
+        "access",
+        "secret",
+        "auth",
+        "bot",
+        "prod",
+        "dev",
+        "test",
+        "staging",
+        "service",
+        "client",
+        "user",
+        "admin",
+        "deploy",
+        "ci",
+        "build",
+        "release",
+        "read",
+        "write",
+        "personal",
+        "private",
+        "public",
+        "bearer",
+        "session",
+        "refresh",
+        "master",
+        "root",
+    }
+)
+
+
+def _misdirected_secret(arg: str, args: Sequence[str]) -> bool:
+    """A secret variable named after a vendor (`$GITHUB_TOKEN`, `$STRIPE_SECRET_KEY`)
+    sent to a host that is not that vendor's: a token goes to its own API in normal
+    use (`-H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com`), to a
+    paste site only when it leaks. A generic name (`$API_TOKEN`) says nothing."""
+    hosts = [m.group(1).lower() for a in args for m in lex.URL.finditer(a)]
+    if not hosts:
+        return False
+    for m in _VENDOR_SECRET_VAR.finditer(arg):
+        vendor = m.group(1).lower()
+        if vendor in _NOT_A_VENDOR:
+            continue
+        if not any(vendor in h for h in hosts) and foreign(hosts):
+            return True
+    return False
 
 
 _DESTINATION_NAME = re.compile(r"(?i)(?:URL|URI|WEBHOOK|HOOK|ENDPOINT)\W*\Z")

@@ -506,7 +506,7 @@ _CRED_PATH = (
     r"|Login Data|Local State|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|keychain"
     r"|(?<![\w.-])\.env(?![\w.-])|wp-config\.php|config[/\\]database\.(?:php|yml)"
     r"|credentials\.(?:json|db|csv)|accessTokens\.json|NTDS\.dit|[/\\]SAM\b|lsass\.dmp"
-    r"|id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
+    r"|id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/kubernetes/[\w.-]+\.conf)"
 )
 _CRED_READ = re.compile(
     r"(?i)(?:"
@@ -520,6 +520,7 @@ _CRED_READ = re.compile(
     r"|\baws\s+secretsmanager\s+get-secret-value|\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption"
     r"|\bgcloud\s+secrets\s+versions\s+access|\baz\s+keyvault\s+secret\s+show"
     r"|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)"
+    r"|\bnetsh\s+wlan\s+show\s+profiles?\b[^\n]*\bkey=clear"
     # the whole environment
     r"|\bprintenv\b|(?:^|[|;&(`]\s*|\$\()env\s*(?:$|[|;)`])|/proc/[\w$]+/environ"
     r"|\bos\.Environ\(\)|\bSystem\.getenv\(\)|Environment\.GetEnvironmentVariables\(\)"
@@ -538,7 +539,14 @@ _NET_SEND = re.compile(
     r"iwr|irm|fsockopen|curl_exec|stream_context_create|(?:file_get_contents|fopen)\(\s*['\"]https?|"
     r"requests\.(?:post|put)|urlopen|fetch|XMLHttpRequest|sendBeacon|axios|socket|sendall|smtplib|"
     r"sendmail|Net::HTTP|Faraday|HTTParty|RestClient|TCPClient|WebClient|HttpClient|dns\.resolve|"
-    r"getaddrinfo|gethostbyname|nslookup|dig|ping)\b"
+    r"getaddrinfo|gethostbyname|nslookup|dig|ping|LWP::UserAgent|LWP::Simple|HTTP::Tiny|"
+    r"Mojo::UserAgent|http\.request|socket\.http|ltn12|HttpURLConnection|OkHttpClient)\b"
+)
+# A whole database dumped: data, not a credential, so it counts only when it goes
+# to a web or raw-IP destination (a dump copied to the team's bucket is a backup).
+_DATA_DUMP = re.compile(
+    r"(?i)\b(?:mysqldump|mariadb-dump|pg_dump|pg_dumpall|mongodump|mongoexport)\b"
+    r"|\bsqlite3\s+\S+\s+[\"']?\.dump\b"
 )
 _DEST = re.compile(
     r"(?i)(?:https?|ftp|wss?|s3|oss|gs)://([^/\s'\"`<>)]+)|\b(\d{1,3}(?:\.\d{1,3}){3})\b"
@@ -546,9 +554,13 @@ _DEST = re.compile(
 )
 
 
-def _foreign_dests(line: str) -> list[str]:
+def _foreign_dests(line: str, *, web_only: bool = False) -> list[str]:
+    """Hosts on the line that are not the user's own; `web_only`: only those of an
+    http(s)/ftp URL or a raw IP address (no bucket of s3://, gs://, oss://)."""
     hosts: list[str] = []
     for m in _DEST.finditer(line):
+        if web_only and m.group(1) and not m.group(0).lower().startswith(("http", "ftp")):
+            continue
         host = (m.group(1) or m.group(2) or m.group(3) or "").lower()
         host = host.rsplit("@", 1)[-1].split(":", 1)[0]
         if host and not OWN_HOST.match(host):
@@ -576,6 +588,12 @@ def _cooccur(spec: _Spec, text: str) -> Iterator[Hit]:
         offsets.append(pos)
         pos += len(line) + 1
     reads = [i for i, line in enumerate(lines) if len(line) <= 4000 and _cred_reads(line)]
+    dumps = {
+        i
+        for i, line in enumerate(lines)
+        if len(line) <= 4000 and i not in reads and _DATA_DUMP.search(line)
+    }
+    reads = sorted({*reads, *dumps})
     if not reads:
         return
     sends: dict[int, list[str]] = {}
@@ -588,6 +606,8 @@ def _cooccur(spec: _Spec, text: str) -> Iterator[Hit]:
     for i in reads:
         for j in range(max(0, i - window), min(len(lines), i + window + 1)):
             hosts = sends.get(j) or []
+            if hosts and i in dumps:
+                hosts = _foreign_dests(lines[j], web_only=True)
             if not hosts:
                 continue
             # the destination may sit on the send's line or the read's
