@@ -21,6 +21,7 @@ Verify at 1M events: extrapolated linearly from the largest size measured; with
 about three minutes, so it is not part of the default run).
 
     .venv/bin/python benchmarks/bench_rollback.py [--sizes 10000 100000] [--million]
+        [--snapshots both|no|yes]
 
 Writes a markdown table and JSON with machine info to benchmarks/results/.
 """
@@ -278,17 +279,17 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-async def run(sizes: list[int], million: bool) -> dict[str, Any]:
+async def run(sizes: list[int], million: bool, snapshots: str = "both") -> dict[str, Any]:
     inspector = Inspector.default(fingerprint_key=b"bench")
     rows: list[dict[str, Any]] = []
     tmp = Path(tempfile.mkdtemp(prefix="memgate-bench-rollback-"))
     try:
         for n in sizes:
-            for snapshots in (False, True):
-                path = tmp / f"{n}-{'snap' if snapshots else 'plain'}" / "memgate.sqlite3"
-                built = await build(path, n, SNAPSHOT_EVERY if snapshots else None)
+            for snap in {"both": (False, True), "no": (False,), "yes": (True,)}[snapshots]:
+                path = tmp / f"{n}-{'snap' if snap else 'plain'}" / "memgate.sqlite3"
+                built = await build(path, n, SNAPSHOT_EVERY if snap else None)
                 timed = await timed_rollbacks(path, inspector)
-                rows.append({"size": n, "snapshots": snapshots, **built, **timed})
+                rows.append({"size": n, "snapshots": snap, **built, **timed})
                 print(json.dumps(rows[-1]), file=sys.stderr)
                 shutil.rmtree(path.parent)
         largest = max(sizes)
@@ -373,9 +374,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--million", action="store_true", help="also build 1M events, verify")
+    parser.add_argument(
+        "--snapshots",
+        choices=("both", "no", "yes"),
+        default="both",
+        help="build each size without snapshots, with them, or both (the default)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    data = asyncio.run(run(args.sizes, args.million))
+    data = asyncio.run(run(args.sizes, args.million, args.snapshots))
     data["machine"] = machine()
     data["load_average_after"] = os.getloadavg()
     data["total_s"] = time.perf_counter() - started
