@@ -722,6 +722,38 @@ def phone_cases(g: Gen) -> list[Case]:
     return out
 
 
+def phone_region_cases(g: Gen) -> list[Case]:
+    """A person's number from thirty regions, each written five ways: in a list with
+    names and no phone word, after 电话 in its national form, in a sentence, as JSON,
+    as a `tel:` link, with an extension, and a landline after "home phone"."""
+    out: list[Case] = []
+    regions = ["CN", "HK", "TW", "JP", "KR", "IN", "BR", "DE", "GB", "FR", "AU", "SG", "US", "CA",
+               "MX", "ES", "IT", "NL", "SE", "PL", "TR", "RU", "ZA", "NG", "TH", "VN", "ID", "MY", "PH"]  # fmt: skip
+    for region in regions:
+        n = g.phone(region)
+        nat, intl, e164 = fmt(n, "national"), fmt(n, "intl"), fmt(n, "e164")
+        other = fmt(g.phone(region), "intl")
+        out += [
+            (f"phone:{region}:list", f"Anna Berg: {intl}\nBen Ode: {other}", intl),
+            (f"phone:{region}:zh-national", f"客户电话 {nat}", nat),
+            (f"phone:{region}:call", f"call me on {nat} tonight", nat),
+            (f"phone:{region}:json", f'{{"name": "Mia", "phone": "{e164}"}}', e164),
+            (f"phone:{region}:tel-link", f'<a href="tel:{e164}">Call Mia</a>', e164),
+            (f"phone:{region}:ext", f"Office: {intl} ext. 204", intl),
+        ]
+        fixed = fmt(g.phone(region, phonenumbers.PhoneNumberType.FIXED_LINE), "national")
+        out.append((f"phone:{region}:landline", f"Home phone: {fixed}", fixed))
+    acct = g.digits(8, "13579")
+    out += [
+        ("bank:uk-sort-code", f"Pay to sort code 20-00-00, account number {acct}", acct),
+        ("bank:de-konto", f"Kontonummer {g.digits(10, '13579')}, BLZ 37040044", None),
+        ("ssn:colloquial", f"my social is {(s := g.ssn())}, don't lose it", s),
+    ]
+    label, text, _ = out[-2]
+    out[-2] = (label, text, text.split("Kontonummer ", 1)[1].split(",", 1)[0])
+    return out
+
+
 def email_cases(g: Gen) -> list[Case]:
     return [
         (
@@ -1031,6 +1063,10 @@ def all_cases() -> dict[str, list[Case]]:
         + structural_secret_cases(g)
         + password_cases(g)
         + more_secret_cases(g),
-        "pii": national_id_cases(g) + document_cases(g) + phone_cases(g) + email_cases(g),
+        "pii": national_id_cases(g)
+        + document_cases(g)
+        + phone_cases(g)
+        + phone_region_cases(g)
+        + email_cases(g),
         "benign": benign_cases(g) + more_benign_cases(g),
     }
