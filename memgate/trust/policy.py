@@ -112,10 +112,13 @@ class RoutingPolicy(BaseModel):
     """How long a write waits for a running rollback before RollbackInProgress."""
     snapshot_every: int = Field(default=10000, ge=100)
     """Events between automatic snapshots of the projection (bounds replay time)."""
-    scan_processes: int | None = Field(default=None, ge=0, le=64)
+    scan_processes: int | None = Field(default=0, ge=0, le=64)
     """Scanner processes beside the event loop for writes (memgate/gateway/scanpool.py),
-    started once writes are scanned concurrently (admission.START_POOL_AFTER). None: one per core
-    (none on one core); 0: every scan in the gateway's scan thread."""
+    started once writes are scanned concurrently (admission.START_POOL_AFTER). 0 (the
+    default): every scan in the gateway's scan thread; None: one per core (none on one
+    core). Opt-in until a run on an idle machine shows the pool pays for its children
+    (about 90 MB and a cold scanner cache each): on the shared 2-core machine it measured
+    no gain (bench_write, 16 writers, load 5-9)."""
     shared_write: tuple[str, ...] = ()
     """Namespace prefixes, slash-joined ("acme/team"), whose keyed memories any
     writer may replace; a replacement of another writer's memory there goes to
