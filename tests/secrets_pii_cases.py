@@ -1038,6 +1038,8 @@ def more_benign_cases(g: Gen) -> list[Case]:
         ("number:price-list", "Prices: 1 299,00 kr; 2 499,00 kr; 3 999,00 kr", None),
         ("number:stats", "Visitors per day: 48213, 51022, 49877, 50310", None),
         ("number:phone-shaped-id", "Ticket #2025030214 closed, see run 3141592653.", None),
+        ("hash:cache-key", f"cache key: {g.s(40, HEX)}", None),
+        ("hash:cache-key-zh", f"缓存 cache key：{g.s(40, HEX)}", None),
         ("hash:random-hex-artifact", f"Artifact {g.s(40, HEX)} uploaded to the cache.", None),
         (
             "hash:subresource",

@@ -920,6 +920,7 @@ class SecretContextAnalyzer:
                 if c.carrier == "prose" and (
                     _prose_not_a_value(value)
                     or _PUBLIC_BEFORE.search(text, max(0, m.start() - 24), m.start())
+                    or _benign_qualifier_before(name, text, m.start())
                 ):
                     continue
                 seen.add(span)
@@ -1180,6 +1181,18 @@ def _bare_password(value: str) -> bool:
     """A password named without a separator ("登录密码 X"): a digit and a symbol, or long."""
     digit = any(map(str.isdigit, value))
     return (digit and (not value.isalnum() or len(value) >= 10)) or len(value) >= 16
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{0,30})[ \t_-]{1,2}\Z")
+
+
+def _benign_qualifier_before(name: str, text: str, start: int) -> bool:
+    """A bare `key` in a sentence qualified by a word that makes it no credential
+    (`cache key: <sha1>`, `sort key is …`, `primary key: …`), as in names."""
+    if name.lower() not in ("key", "keys"):
+        return False
+    m = _WORD_BEFORE.search(text, max(0, start - 34), start)
+    return m is not None and m.group(1).lower() in _KEY_QUALIFIERS_BENIGN
 
 
 def _sets_no_value(m: re.Match[str], text: str, begin: int | None = None) -> bool:
