@@ -291,6 +291,8 @@ _DROP_DIR = re.compile(
 _LISTING_CALLS = frozenset(
     {"glob.glob", "glob.iglob", "os.listdir", "os.scandir", "pathlib.Path.glob", "Path.glob"}
 )
+_WALK_CALLS = frozenset({"os.walk", "os.fwalk"})
+_TREE_METHODS = frozenset({"rglob", "glob", "iterdir", "walk"})
 # Methods whose receiver's folded path matters (`Path("~/.bashrc").write_text`).
 _CONST_RECEIVER_METHODS = frozenset(
     {"write_text", "write_bytes", "write", "open", "unlink", "rmdir", "touch", "symlink_to"}
@@ -681,7 +683,18 @@ class _Walker:
                     # names listed from an upload / inbox directory were chosen by
                     # whoever sent the files: outside input
                     taint |= EXT
-            self.bind(node.target, _Val(taint=taint, const=pattern), env)
+            elif isinstance(it, ast.Call):
+                pattern = self._tree_pattern(it, val, env)
+            elif val.const == "*":
+                pattern = "*"  # the names of a directory listed above, one by one
+            walk = val.ctor in _WALK_CALLS and isinstance(node.target, ast.Tuple)
+            if walk and pattern is not None and isinstance(node.target, ast.Tuple):
+                # `for root, dirs, files in os.walk("/")`: every directory under the
+                # root, and the names in each
+                for i, elt in enumerate(node.target.elts):
+                    self.bind(elt, _Val(taint=taint, const=pattern if i == 0 else "*"), env)
+            else:
+                self.bind(node.target, _Val(taint=taint, const=pattern), env)
             self.block(node.body, env)
             self.block(node.orelse, env)
             return
@@ -707,6 +720,23 @@ class _Walker:
                         self.block(item.body, env)
                     elif isinstance(item, ast.match_case):
                         self.block(item.body, env)
+
+    def _tree_pattern(self, it: ast.Call, val: _Val, env: dict[str, _Val]) -> str | None:
+        """The folded root of a directory walk (`os.walk(ROOT)`, `Path(ROOT).rglob(..)`,
+        `.iterdir()`), as a pattern of what it yields (`ROOT/*`), or None."""
+        if val.ctor in _WALK_CALLS and it.args:
+            f = self.fold(it.args[0], env)
+            return f[0] if f is not None else None
+        func = it.func
+        if isinstance(func, ast.Attribute) and func.attr in _TREE_METHODS:
+            f = self.fold(func.value, env)
+            if f is None:
+                return None
+            # `.rglob("*.pyc")` picks files by name: the pattern says which
+            g = self.fold(it.args[0], env) if it.args else None
+            tail = g[0] if g is not None and g[0].strip("*/") else "*"
+            return f"{f[0]}/{tail}"
+        return None
 
     def bind(self, target: ast.expr, val: _Val, env: dict[str, _Val]) -> None:
         if isinstance(target, ast.Name):

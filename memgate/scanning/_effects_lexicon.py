@@ -206,7 +206,10 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bp?fsockopen\s*\(|\bstream_socket_client\s*\(|\bnet\.(?:Socket|connect|createConnection)\s*\("
         r"|\bnew\s+net\.Socket|\bnet\.Dial\w*\s*\(|\bSockets\.Tcp[Cc]lient\b|\bTcpClient\s*\(|\bTCPClient\b|\bUdpClient\b"
         r"|/dev/(?:tcp|udp)/[\w.${}-]|/inet/(?:tcp|udp)/|\bztcp\b|zsh/net/tcp|\bsocket\.tcp\s*\(|\bsocket\.connect\s*\("
-        r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:",
+        r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:"
+        # Java / C#: a client socket built with a host or an address family
+        # (`new Socket("h", 4444)`, `new Socket(AddressFamily.InterNetwork, ...)`), a NIO channel
+        r"|\bnew\s+(?:java\.net\.)?Socket\s*\(\s*(?:['\"]|[A-Za-z_][\w.]*\s*[,)])|\bSocketChannel\.open\s*\(\s*new\s+InetSocketAddress",
     ),
     (
         "deserialize",
@@ -217,7 +220,7 @@ API: tuple[tuple[str, str], ...] = (
     (
         "listen",
         r"\bTCPServer\b|\bstream_socket_server\s*\(|\bnet\.createServer\s*\(|\bnet\.Listen\s*\("
-        r"|\bTcpListener\b|\bsocket\.bind\b|\bIO::Socket::INET->new\([^)]*Listen",
+        r"|\bTcpListener\b|\bsocket\.bind\b|\bIO::Socket::INET->new\([^)]*Listen|\bnew\s+ServerSocket\s*\(",
     ),
     (
         "shell",
@@ -484,6 +487,10 @@ LOLBINS = (
 gate words alike (one list, spliced into both in the same place)."""
 
 API_KEYWORDS = (
+    # file writes by API (`effects._API_WRITE`): a later statement may run the file
+    *("writefile", "os.create", "createwritestream", "file.write", "file_put_contents"),
+    *("writeall", "fileoutputstream", "set-content", "add-content", "out-file"),
+    *("files.write", "binwrite", "io.write", "file.create", "openwrite", "file.new", "io.copy"),
     "fetch",
     "axios",
     "http",
@@ -821,6 +828,10 @@ API_KEYWORDS = (
 # Aho-Corasick pass.
 GATE_KEYWORDS = (
     "eval",
+    # a UNC path starting a word: a copy onto another host's share
+    " \\\\",
+    "'\\\\",
+    '"\\\\',
     "| ssh",
     "|ssh",
     "${ifs",
@@ -1290,6 +1301,7 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "net.listen",
         "tcplistener",
         "socket.bind",
+        "serversocket",
         "listen",
     ),
     "shell": (

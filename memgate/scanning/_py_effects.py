@@ -429,7 +429,9 @@ def call_effects(call: CallFact, imports: set[str]) -> Iterable[Effect]:
     if q in _DELETE or (m in ("unlink", "rmdir") and call.receiver_const is not None):
         target = first if q in _DELETE else call.receiver_const
         if target is not None:
-            scope = "broad" if _BROAD_TARGET.match(target.strip()) else "narrow"
+            # `os.path.join(root, name)` under `os.walk("/")` folds to `//*`
+            target = re.sub(r"/{2,}", "/", target.strip())
+            scope = "broad" if _BROAD_TARGET.match(target) else "narrow"
             yield Effect("destroy", s, e, scope=scope, what=q)
         return
     if q in _DESERIALIZE or (q == "yaml.load" and "Loader" not in call.keyword_quals):

@@ -147,6 +147,9 @@ _LANG_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
         "go",
         re.compile(
             r"\bpackage main\b|\bfunc\s+\w*\s*\(|\bexec\.Command\s*\(|\bnet\.Dial\s*\(|\w\s*:=\s*"
+            # the standard library's exported calls (Python's `os` names no capitals)
+            r"|\b(?:os\.(?:WriteFile|ReadFile|Create|OpenFile|Getenv|RemoveAll|Chmod|UserHomeDir)"
+            r"|ioutil\.(?:WriteFile|ReadFile|ReadAll)|io\.(?:ReadAll|Copy)|filepath\.Join)\s*\("
         ),
     ),
     (
@@ -190,7 +193,17 @@ _SNIFF_LITERALS: dict[str, tuple[str, ...]] = {
         "navigator.",
         "await",
     ),
-    "go": ("package main", "func", "exec.Command", "net.Dial", ":="),
+    "go": (
+        "package main",
+        "func",
+        "exec.Command",
+        "net.Dial",
+        ":=",
+        "os.",
+        "ioutil.",
+        "io.",
+        "filepath.Join",
+    ),
     "ruby": (
         "require",
         "TCPSocket",
@@ -421,6 +434,34 @@ def _cluster_wide_delete(n: str, low: Sequence[str]) -> bool:
     if n == "az" and low[:2] == ["group", "delete"]:
         return any(a in ("--yes", "-y") for a in low)
     return n == "gcloud" and "projects" in low and "delete" in low
+
+
+_COPIERS = frozenset(
+    {"cp", "mv", "copy", "copy-item", "cpi", "move", "move-item", "xcopy", "robocopy"}
+    | {"compress-archive", "expand-archive", "start-bitstransfer"}
+)
+_UNC = re.compile(r"^['\"]?(?:\\\\|//)((?:\d{1,3}\.){3}\d{1,3}|[\w-]+(?:\.[\w-]+)+)[\\/]")
+_DEST_FLAGS = frozenset({"-destination", "-destinationpath", "-dest", "/d"})
+
+
+def _unc_destination(args: Sequence[str]) -> str | None:
+    """The host of a copy's UNC destination when it is an address or a dotted
+    name (the last positional argument, or the value of -Destination)."""
+    dest = None
+    positional = []
+    for i, a in enumerate(args):
+        if a.lower() in _DEST_FLAGS and i + 1 < len(args):
+            dest = args[i + 1]
+        elif (not a.startswith(("-", "/")) or a.startswith(("//", "/\\"))) and not (
+            i and args[i - 1].startswith("-") and args[i - 1].lower() not in _DEST_FLAGS
+        ):
+            positional.append(a)
+    if dest is None and len(positional) >= 2:
+        dest = positional[-1]
+    m = _UNC.match(dest) if dest else None
+    if m is None or lex.OWN_HOST.match(m.group(1)):
+        return None
+    return m.group(1).lower()
 
 
 def _file_key(word: str) -> str:
@@ -917,6 +958,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         return
     if n in ("sc",) and low and low[0] in ("create", "config"):
         tags.add("persist")
+        return
+    if n in _COPIERS and "\\\\" in joined and (share := _unc_destination(args)):
+        # a copy onto a share of a remote host (`Copy-Item ... \\203.0.113.9\\in\\`) is
+        # an upload over SMB; a single-label server (`\\fileserver\\backup`) is the LAN's
+        tags.update({"send", "local_read"})
+        stmt.hosts.append(share)
+        if any(lex.SECRET_PATH.search(a) for a in args):
+            tags.add("secret")
         return
     if n in lex.DUMPERS and (not args or (n == "history" and all(a.isdigit() for a in args))):
         # `history 20` prints the last entries as `history` prints them all
@@ -1632,6 +1681,11 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
         if m:
             stmt.assigns.append(m.group(1))
         text_effects(line, stmt, among)
+        if "(" in line or "-" in line:  # in every `_API_WRITE` match
+            # a file written by an API call (`os.WriteFile("/tmp/.u", body, 0755)`):
+            # what the statement carries (a download, decoded bytes) is that file's
+            # content when a later statement runs it
+            stmt.writes.extend(_file_key(w.group(1)) for w in _API_WRITE.finditer(line))
         if "local_read" in stmt.tags and "secret" not in stmt.tags and _project_read(line):
             # one file of the project (a template, a config) read by name is how
             # programs work; what leaves is judged by its name (`secret`) and by
@@ -1652,6 +1706,17 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
                 _nested("shell", script, stmt, carrier, depth, model)
 
 
+_API_WRITE = re.compile(
+    # Go, Node, Ruby, PHP, C#, Java, Perl and PowerShell calls that create or write
+    # a file named by a literal: group 1 is the path
+    r"(?:\b(?:os\.WriteFile|ioutil\.WriteFile|os\.Create|os\.OpenFile|(?:fs\.)?writeFileSync"
+    r"|fs\.writeFile|(?:fs\.)?createWriteStream|File\.(?:write|binwrite|open|new|WriteAll(?:Bytes|Text|Lines)"
+    r"(?:Async)?|Create|OpenWrite)|IO\.(?:write|binwrite)|file_put_contents|fopen"
+    r"|Files\.(?:write(?:String)?|copy)|new\s+FileOutputStream|\[(?:System\.)?IO\.File\]::(?:WriteAll\w+|Create))"
+    r"\s*\(\s*(?:Paths\.get\s*\(\s*|Path\.of\s*\(\s*)?|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['\"]>>?['\"]\s*,\s*"
+    r"|\b(?:Set-Content|Add-Content|Out-File)\b[^|;\n]{0,80}?(?:-(?:Path|FilePath|LiteralPath)\s+)?)"
+    r"['\"`]([^'\"`\n$]{1,200})['\"`]"
+)
 _REMOTE_CODE = re.compile(
     r"(?<![\w.])import\s*\(\s*['\"`]https?://|\$\.getScript\s*\(\s*['\"`]https?://"
     r"|\bimportScripts\s*\(\s*['\"`]https?://|\bloadScript\s*\(\s*['\"`]https?://"
@@ -1842,6 +1907,9 @@ def _flow(model: _Model) -> None:
     var_hosts: dict[str, list[str]] = {}
     file_tags: dict[str, set[str]] = {}
     bin_names: dict[str, set[str]] = {}
+    var_files: dict[str, list[str]] = {}
+    """A handle assigned by a statement that opened a file for writing (`f, _ :=
+    os.Create("/tmp/x")`): data later copied into the handle is that file's."""
     extracted = False
     for stmt in model.stmts:
         inherited: set[str] = set()
@@ -1868,12 +1936,27 @@ def _flow(model: _Model) -> None:
             if key in file_tags:
                 inherited |= file_tags[key]
         if file_tags and "exec_file" in stmt.tags:
-            low = stmt.text.lower().replace("\\", "/")
+            # the program or the script it is given is what runs: a downloaded
+            # file named further on is data handed to it (`python3 process.py
+            # data.json`), not code
+            low = " ".join(
+                [w for w in stmt.text.lower().replace("\\", "/").split() if w[:1] != "-"][:2]
+            )
             for key, tags in file_tags.items():
                 if key and len(key) > 2 and key in low:
                     inherited |= tags
         stmt.inherited = inherited
         carried = (stmt.tags | inherited) & _FLOW_TAGS
+        if var_files and carried:
+            for name, keys in var_files.items():
+                if name not in stmt.assigns and re.search(
+                    r"(?<![\w$])" + re.escape(name) + r"\b", stmt.text
+                ):
+                    for key in keys:
+                        file_tags.setdefault(key, set()).update(carried)
+        if stmt.writes and stmt.assigns:
+            for name in stmt.assigns:
+                var_files[name] = [k for k in stmt.writes if k]
         if "send" in stmt.tags and stmt.assigns:
             carried = carried | {"channel"}
         if carried:
