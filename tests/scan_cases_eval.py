@@ -61,7 +61,8 @@ def main() -> None:
         sub_ok[(row["family"], g, row["half"])] += good
         if args.misses == row["half"] and not good:
             rules = sorted({f.rule_id for f in rep.findings})
-            print(f"MISS {row['kind']} [{row['carrier']}] {rep.decision} {rules}\n    {row['text'][:300]!r}")
+            print(f"MISS {row['kind']} [{row['carrier']}] {rep.decision} {rules}")
+            print(f"    {row['text'][:300]!r}")
     print("\nfamily   half   passed")
     for fam in ("secret", "pii", "benign"):
         for half in ("tune", "check"):

@@ -68,6 +68,8 @@ MAX_CANDIDATES = 256
 CONTEXT_CHARS = 80
 PARAGRAPH_CHARS = 600
 DEFAULT_NEAR = 48
+DEFAULT_AFTER = 40
+"""A required label may also follow the value this closely ("<v> is her DNI")."""
 PHONE_NEAR = 40
 """How close a weak phone word or an e-mail address must be before a number."""
 
@@ -77,7 +79,8 @@ _KINDS = frozenset({"checksum", "phone", "email", "record"})
 _PARAMS = frozenset(
     {
         "kind", "check", "label", "near", "context", "digits", "near_labels", "tight", "shape",
-        "countries", "documents", "columns", "own_labels", "person_labels",
+        "countries", "documents", "columns", "own_labels", "person_labels", "after",
+        "label_checks", "qualifiers",
     }
 )  # fmt: skip
 _TIGHT_GAP = re.compile(
@@ -85,6 +88,16 @@ _TIGHT_GAP = re.compile(
     (?:(?:is|was|no\.?|nr\.?|num(?:ber)?|号码?|號碼?|是|为|為)[ \t:：=#"'.-]{0,3})?"""
 )
 """With `params.tight`: all that may stand between a label and its value."""
+_AFTER_GAP = re.compile(
+    r"""(?ix)[ \t"'”」]{0,2}
+    (?:[(（]|[-–—=][ \t]*(?:that[’']?s|it[’']?s)?|,?[ \t]*(?:is|was|as|are)\b
+       |[;；,，][ \t]*(?:it[ \t]+is|it[’']?s|that[’']?s|这是|這是|是)|就是|是|为|為)
+    [ \t]*(?:(?:the|her|his|my|their|our|your|its|a|an|mine)[ \t]+)?
+    (?:[^\s.;:,。；：，!?！？()（）\d]{1,20}[ \t]+){0,3}[^\s.;:,。；：，!?！？()（）\d]{0,20}"""
+)
+"""With `params.after`: what may stand between a value and a label after it ("<v> is
+her DNI", "<v>（the client's SIN", "<v> 是他的身份证号"): a copula or a bracket, a
+determiner and a few words ending in the label."""
 _MASK_CHARS = frozenset("*•●·#xX…")
 _RUN = re.compile(r"\d(?:[ .\-/()]{0,2}\d){2,}")
 """A digit run of 3 or more; starting with a digit class lets the engine skip in C."""
@@ -468,6 +481,14 @@ class _Spec:
     """`kind = "record"`: document types (`passport`) that make any ID-shaped number one."""
     columns: frozenset[str] = frozenset()
     """`kind = "record"`: CSV header cells naming an identity number (`id_number`)."""
+    after: int = 0
+    """`params.after`: a label up to this many characters after the value counts too."""
+    qualifiers: re.Pattern[str] | None = None
+    """`params.qualifiers`: words that make a generic label another thing's id
+    ("order ID number", "ticket document no."): a label right after one does not count."""
+    label_checks: tuple[tuple[frozenset[str], tuple[Check, ...]], ...] = ()
+    """`params.label_checks` (label words -> checks): a value labelled by one of these
+    words must pass that label's checks, not any of the rule's (a `CNP` is Romanian)."""
 
 
 def _compile(rule: Rule) -> _Spec:
@@ -529,7 +550,36 @@ def _compile(rule: Rule) -> _Spec:
         countries=countries,
         documents=frozenset(_key(str(d)) for d in params.get("documents", [])),
         columns=frozenset(_key(str(c)) for c in params.get("columns", [])),
+        after=int(params.get("after", DEFAULT_AFTER if label == "required" else 0)),
+        label_checks=_label_checks(rule, params.get("label_checks", {})),
+        qualifiers=_qualifiers(params.get("qualifiers", [])),
     )
+
+
+def _qualifiers(words: object) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(str(w)) for w in words)  # type: ignore[attr-defined]
+    # the qualifier, then only the generic label's own words up to the label's end
+    return re.compile(
+        r"(?i)\b(?:" + alternatives + r")(?:[ \t_#-]+(?:id|identity|identification|document"
+        r"|number|num|no|nr|card|code|national|personal))+[ \t.#]{0,2}\Z"
+    )
+
+
+def _label_checks(rule: Rule, raw: object) -> tuple[tuple[frozenset[str], tuple[Check, ...]], ...]:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{rule.id}: params.label_checks must be a table")
+    keywords = set(_words(rule.keywords))
+    out = []
+    for words, checks in raw.items():
+        group = frozenset(_words(str(words).split("|")))
+        if not group <= keywords:
+            unknown = sorted(group - keywords)
+            raise ValueError(f"{rule.id}: label_checks words {unknown} are not keywords")
+        names = [checks] if isinstance(checks, str) else list(checks)
+        out.append((group, tuple(_check(str(n)) for n in names)))
+    return tuple(out)
 
 
 def _key(name: str) -> str:
@@ -633,7 +683,8 @@ class IdentifierAnalyzer:
         words, bounds = self._words, self._bounds
         for index, start, end in self._automaton.find_matches_as_indexes(lower, overlapping=True):
             left, right = bounds[index]
-            if left and start > 0 and lower[start - 1].isalnum():
+            # Only an ASCII letter or digit joins a word: `波兰PESEL`, `是CPF` are labels.
+            if left and start > 0 and lower[start - 1].isascii() and lower[start - 1].isalnum():
                 continue
             if right and end < n and lower[end].isascii() and lower[end].isalpha():
                 continue
@@ -710,13 +761,22 @@ class IdentifierAnalyzer:
         self, spec: _Spec, text: str, labels: _Labels, start: int, end: int | None = None
     ) -> bool:
         low = _paragraph_start(text, start) if spec.paragraph else max(0, start - spec.near)
-        if not spec.tight:
+        if not spec.tight and spec.qualifiers is None:
             if labels.before(spec.keyword_set, start, low):
                 return True
         else:
             last = labels.last(spec.keyword_set, start, low)
-            if last >= 0 and _TIGHT_GAP.fullmatch(text, last, start) is not None:
+            if (
+                last >= 0
+                and (not spec.tight or _TIGHT_GAP.fullmatch(text, last, start) is not None)
+                and (
+                    spec.qualifiers is None
+                    or spec.qualifiers.search(text, max(0, last - 40), last) is None
+                )
+            ):
                 return True
+        if spec.after and end is not None and self._labelled_after(spec, text, labels, end):
+            return True
         # A table's header labels every row of its column (`name,ssn` over 40 rows).
         if end is None or not labels.before(spec.keyword_set, start, _paragraph_start(text, start)):
             return False
@@ -725,6 +785,36 @@ class IdentifierAnalyzer:
         header = _column_header(text, start, end)
         return header is not None and _key(header) in spec.keyword_set
 
+    @staticmethod
+    def _labelled_after(spec: _Spec, text: str, labels: _Labels, end: int) -> bool:
+        """A label just after the value, joined to it by a copula or a bracket."""
+        for label_end in labels.between(spec.keyword_set, end + 1, end + spec.after + 1):
+            if _AFTER_GAP.fullmatch(text, end, label_end) is not None and (
+                spec.qualifiers is None
+                or spec.qualifiers.search(text, max(end, label_end - 40), label_end) is None
+            ):
+                return True
+        return False
+
+    @staticmethod
+    def _label_checks(
+        spec: _Spec, labels: _Labels, start: int, end: int, low: int
+    ) -> tuple[Check, ...]:
+        """The checks of the label nearest the value (before it, else after it), when
+        that label has its own (`params.label_checks`); else the rule's."""
+        best, checks = -1, spec.checks
+        for words, own in spec.label_checks:
+            at = labels.last(words, start, low)
+            if at > best:
+                best, checks = at, own
+        if best < 0 and spec.after:
+            first = high = end + spec.after + 1
+            for words, own in spec.label_checks:
+                ends = labels.between(words, end + 1, high)
+                if ends and ends[0] < first:
+                    first, checks = ends[0], own
+        return checks
+
     def _checksums(self, spec: _Spec, text: str, labels: _Labels) -> Iterator[Hit]:
         count = 0
         for m, vstart, vend in _candidates(spec, text):
@@ -732,7 +822,13 @@ class IdentifierAnalyzer:
             if spec.label_required and not self._labelled(spec, text, labels, vstart, vend):
                 continue
             value = text[vstart:vend]
-            if not _checked(spec.checks, value):
+            checks = spec.checks
+            if spec.label_checks:
+                low = (
+                    _paragraph_start(text, vstart) if spec.paragraph else max(0, vstart - spec.near)
+                )
+                checks = self._label_checks(spec, labels, vstart, vend, low)
+            if not _checked(checks, value):
                 continue
             if not self._accept(spec, value, text, vstart, vend):
                 continue

@@ -691,6 +691,44 @@ def password_like(value: str, context: str = "") -> bool:
     return False
 
 
+_PASSPHRASE = re.compile(
+    r"[A-Za-z]{3,12}(?P<sep>[-._])[A-Za-z]{3,12}(?:(?P=sep)[A-Za-z]{3,12}){1,6}"
+)
+_PASSPHRASE_STOP = frozenset(
+    {
+        "the", "and", "for", "via", "with", "from", "your", "our", "not", "set", "see", "use",
+        "reset", "change", "enter", "same", "none", "null", "empty", "required", "optional",
+        "default", "example", "sample", "dummy", "placeholder", "secret", "password", "here",
+        "there", "this", "that", "todo", "fixme", "redacted", "hidden", "masked", "vault",
+        "env", "config", "value", "input", "field", "user", "admin", "test", "local", "dev",
+    }
+)  # fmt: skip
+
+
+def passphrase_like(value: str, context: str = "") -> bool:
+    """Validator: a passphrase of dictionary words (`correct-horse-battery-staple`,
+    `river.cloud.maple`): 3 to 8 letter words, one separator, 14+ characters, no word
+    that makes it a placeholder or a phrase (`use-the-vault`, `not-set-yet`)."""
+    if len(value) < 14 or _PASSPHRASE.fullmatch(value) is None:
+        return False
+    words = re.split(r"[-._]", value.lower())
+    return not any(w in _PASSPHRASE_STOP for w in words)
+
+
+def mixed_case_random(value: str, context: str = "") -> bool:
+    """Validator: 8 to 64 letters in a random mix of cases (`XJUnjgFbEU`), not words
+    in camel case (`HelloWorld`, `XMLHttpRequest`)."""
+    if not 8 <= len(value) <= 64 or not value.isascii() or not value.isalpha():
+        return False
+    if value.islower() or value.isupper():
+        return False
+    changes = sum(1 for a, b in itertools.pairwise(value) if a.isupper() != b.isupper())
+    return changes >= 4 and _CAMEL_WORDS.fullmatch(value) is None
+
+
+_CAMEL_WORDS = re.compile(r"(?:[A-Z]{2,}(?=[A-Z][a-z]|$)|[A-Z]?[a-z]{2,}|[A-Z][aeiouy])+")
+
+
 # A file name has an extension people use (`report2024.pdf`); `Wang1979.godd` is a password.
 _FILE_NAME = re.compile(
     r"[\w-]+\.(?:tar\.gz|txt|md|rst|py|pyc|js|mjs|ts|tsx|jsx|json|ya?ml|toml|cfg|conf|ini|log|csv"
@@ -934,6 +972,7 @@ VALIDATORS: dict[str, Predicate] = {
     "jwt": jwt_valid,
     "secret_like": secret_like,
     "password_like": password_like,
+    "passphrase_like": passphrase_like,
     "has_digit": has_digit,
     "mixed_case": mixed_case,
     "mixed_case_letters": mixed_case_letters,

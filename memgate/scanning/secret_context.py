@@ -56,6 +56,8 @@ from memgate.scanning.predicates import (
     is_sequential,
     is_uuid,
     is_word_like,
+    mixed_case_random,
+    passphrase_like,
     password_like,
     secret_like,
     shannon_entropy,
@@ -591,7 +593,11 @@ def value_ok(
     if strict:
         return len(value) >= 16 and shannon_entropy(value) >= 3.5 and secret_like(value)
     if kind is SecretName.PASSWORD:
-        return len(value) >= 6 and password_like(value)
+        # typed (`Maple9484@`), a diceware passphrase (`river-horse-staple-cloud`) or
+        # drawn from letters alone (`XJUnjgFbEU`)
+        return len(value) >= 6 and (
+            password_like(value) or passphrase_like(value) or mixed_case_random(value)
+        )
     if is_word_like(value) or _identifier_like(value):
         return False
     return len(value) >= 8 and secret_like(value) and shannon_entropy(value) >= 3.0
@@ -740,17 +746,19 @@ _DEFAULT = (
 # Prose: a secret word, a few words of what it is for, a copula or a colon, the value.
 _PROSE_PASSWORD = (
     r"""(?:wi-?fi[ \t]*(?:password|passwd|pass|key|pw|密码|口令)|pass(?:word|wd|phrase|"""  # noqa: S105
-    r"""code)|\bpwd\b|\bpw\b|\bpass\b"""
+    r"""code)|\bpwd\b|\bpw\b|\bpass\b|\bpsk\b|\bkey[ \t]+content\b"""
     r"""|密码|口令|密碼|暗号|通行码)"""
 )
 # A PIN or a keypad code is digits, often four: its own pattern and value shape.
 _PROSE_PIN = re.compile(
     r"""(?i)(?P<k>\bpin(?:[ \t]?(?:code|number|no\.?))?|\b(?:door|alarm|gate|safe|lock|keypad"""
-    r"""|entry)[ \t]?code|pin码|门禁码|开门密码)"""
+    r"""|entry)[ \t]?code|pin码|门禁码|开门密码"""
+    r"""|(?:(?<=支付|取款|交易|提现|付款|转账|网银)|(?<=卡))密码)"""
     + r"""(?:[ \t]{0,2}(?:for|of|to|on|at|of[ \t]the|for[ \t]the|的)?[ \t]{0,2}"""
     + r"""[^\n:=：。，,;；.!?？！@/\d]{0,32}?)??"""
-    + r"""[ \t]*(?:\bis\b|\bwas\b|(?<!\w)[:：]|(?<=\w)[:：]|是|为|為|=)[ \t]*(?:now[ \t]+)?"""
-    + r"""[「"'`“]?(?P<v4>\d{4,8})(?![\w-])"""
+    + r"""[ \t]*(?:\bis\b|\bwas\b|(?<!\w)[:：]|(?<=\w)[:：]|是|为|為|=|(?<=密码)(?=[ \t]*\d))"""
+    + r"""[ \t]*(?:now[ \t]+)?"""
+    + r"""[「"'`“]?(?P<v4>\d{4,8})(?![\w-])(?![ \t]*[年月日位个次号元])"""
 )
 _PROSE_KEY = (
     r"""(?:api[ \t_-]?key|secret[ \t_-]?key|access[ \t_-]?key|private[ \t_-]?key|"""
@@ -792,6 +800,64 @@ _PROSE_BARE = (
         r"""[「"'`“]?(?P<v4>[^\s"'`，。、,;；「」“”（）()\[\]<>]{16,512})"""
     ),
 )
+
+# The label after the value: "<v> is the wifi password", "'<v>' = the VPN password",
+# "<v> (the admin password for Jenkins)", "Use <v> as the password", "<v> 是测试环境的管理员密码",
+# "记住：<v>，这是VPN的登录口令". Matched backwards from a password or key word: the
+# window before the word must end with a value, a link and a few words of what it is for.
+_AFTER_LINK = (
+    r"""(?:[ \t]+(?:is|was|as)[ \t]+|[ \t]*(?:=|->|→|=>)[ \t]*|[ \t]*[(（][ \t]*"""
+    r"""|[ \t]+[-–—][ \t]+(?:(?:that[’']?s|it[’']?s|this[ \t]+is)[ \t]+)?"""
+    r"""|[ \t]*[;；,，][ \t]*(?:it[ \t]+is|it[’']?s|that[’']?s|this[ \t]+is|这是|這是|是|就是)"""
+    r"""[ \t]*"""
+    r"""|[ \t]*(?:就是|是|为|為)[ \t]*)"""
+)
+_PROSE_AFTER = re.compile(
+    r"""(?i)(?:^|(?<=[\s:：「"'`“(（]))[「"'`“]?"""
+    r"""(?P<v4>[^\s"'`，。、,;；:：「」“”（）()\[\]<>=]{6,128})[」"'`”]?"""
+    + _AFTER_LINK
+    + r"""(?:(?:the|my|our|her|his|their|your|its|a|an|one)[ \t]+)?"""
+    r"""(?:[^\s.;:,。；：，!?！？()（）"'`=]{1,24}[ \t]*){0,4}?\Z"""
+)
+AFTER_WINDOW = 120
+_AFTER_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "passcode", "pw", "pwd"})
+"""Not `pass`: before a value it is a verb ("<sha> (Adjust regex to pass new test)")."""
+_AFTER_NEGATION = re.compile(
+    r"(?i)(?<![A-Za-z])(?:no|not|without|non|never|无|没有|不需要|不用|免)(?![A-Za-z])"
+)
+_HEX_DIGEST = re.compile(
+    r"[0-9a-f]{7,12}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128}",
+    re.I,
+)
+_AFTER_ZH = ("密码", "口令", "密碼", "暗号", "通行码")
+_AFTER_KEY_WORDS = frozenset({"token", "secret", "key", "credential", "credentials"})
+_AFTER_BENIGN_NEXT = re.compile(
+    r"""(?i)[ \t-]?(?:manager|managers|policy|policies|field|reset|hint|rule|rules|length"""
+    r"""|strength|requirements?|change|prompt|protected|less|vault|store|hash|hashing|file"""
+    r"""|box|input|form|page|screen|dialog|generator|expiry|expiration|rotation|format|type"""
+    r"""|id\b|ids\b|name|names|url|endpoint|holder|count|limit|管理器|策略|规则|长度|强度|重置|字段"""
+    r"""|输入框|提示|格式|类型)"""
+)
+
+
+def _after_word(text: str, at: int) -> tuple[SecretName, int] | None:
+    """The password or key word at `at` (a whole word) and where it ends."""
+    if text.startswith(_AFTER_ZH, at):
+        return SecretName.PASSWORD, at + 2
+    before = text[at - 1] if at > 0 else " "
+    if (before.isascii() and before.isalnum()) or before in "_$.{-":
+        return None  # inside a name (`OPENAI_API_KEY`, `${KEY}`), not a word
+    m = re.match(r"[A-Za-z]+", text[at : at + 24])
+    if m is None or text[at + m.end() : at + m.end() + 1] in ("_", "=", "}"):
+        return None
+    word = m.group(0).lower()
+    end = at + m.end()
+    if word in _AFTER_WORDS:
+        return SecretName.PASSWORD, end
+    if word in _AFTER_KEY_WORDS:
+        return SecretName.KEY, end
+    return None
+
 
 _CARRIERS: dict[str, tuple[re.Pattern[str], ...]] = {
     "xml": _XML,
@@ -881,6 +947,8 @@ class SecretContextAnalyzer:
                 yield from self._tables(c, text, starts or [])
             else:
                 yield from self._carrier(c, text, starts)
+                if c.carrier == "prose" and starts:
+                    yield from self._prose_after(c, text, starts)
 
     def _carrier(self, c: _Compiled, text: str, starts: list[int] | None) -> Iterator[Hit]:
         """Pairs of one carrier: anywhere in the text, or (`starts`) only where a
@@ -918,7 +986,8 @@ class SecretContextAnalyzer:
                 if strict and kind is SecretName.PASSWORD and not _bare_password(value):
                     continue
                 if c.carrier == "prose" and (
-                    _prose_not_a_value(value)
+                    _nested_key(name, text, m.start())
+                    or _prose_not_a_value(value)
                     or _PUBLIC_BEFORE.search(text, max(0, m.start() - 24), m.start())
                     or _benign_qualifier_before(name, text, m.start())
                 ):
@@ -928,6 +997,49 @@ class SecretContextAnalyzer:
                 hits += 1
                 if hits >= MAX_HITS_PER_RULE:
                     return
+
+    def _prose_after(self, c: _Compiled, text: str, starts: list[int]) -> Iterator[Hit]:
+        """A value the sentence names a password or a key only after it (`_PROSE_AFTER`):
+        a password must look typed (a letter and a digit or a symbol; a passphrase only
+        in quotes), a key generated; the word after the label must not make it another
+        thing's ("the password manager", "密码策略")."""
+        hits = 0
+        done: set[int] = set()
+        for at in starts[:MAX_MATCHES_PER_RULE]:
+            word = _after_word(text, at)
+            if word is None or at in done:
+                continue
+            done.add(at)
+            kind, word_end = word
+            if _AFTER_BENIGN_NEXT.match(text, word_end):
+                continue
+            m = _PROSE_AFTER.search(text, max(0, at - AFTER_WINDOW), at)
+            if m is None:
+                continue
+            vs, ve = m.span("v4")
+            value = text[vs:ve]
+            if _AFTER_NEGATION.search(text, ve, at):
+                continue  # "Guest-UX2C (no password, captive portal)"
+            if text.startswith("(", ve) or (kind is SecretName.KEY and _identifier_like(value)):
+                continue  # a call (`new(key`), a name
+            if _HEX_DIGEST.fullmatch(value):
+                continue  # "commit <sha1> (add a token detector)": a digest, not a key
+            context = text[max(0, vs - CONTEXT_CHARS) : ve + CONTEXT_CHARS]
+            if is_benign_key(value, context) or _prose_not_a_value(value):
+                continue
+            if any(f(value, context) for f in _KEY_FILTERS) or is_uuid(value):
+                continue
+            quoted = vs > 0 and text[vs - 1] in _QUOTES
+            if kind is SecretName.PASSWORD:
+                ok = password_like(value) or (quoted and passphrase_like(value))
+            else:
+                ok = value_ok(kind, value, context, strict=True)
+            if not ok:
+                continue
+            yield Hit(rule_id=c.rule.id, start=vs, end=word_end, value=(vs, ve))
+            hits += 1
+            if hits >= MAX_HITS_PER_RULE:
+                return
 
     def _assignments(self, c: _Compiled, text: str, starts: list[int]) -> Iterator[Hit]:
         """`NAME <sep> value` around each keyword occurrence: the name is the
@@ -1159,7 +1271,9 @@ def _value_span(m: re.Match[str]) -> tuple[int, int] | None:
 
 def _prose_kind(name: str) -> SecretName | None:
     lowered = name.lower()
-    if any(w in lowered for w in ("pass", "pw", "密码", "口令", "密碼", "暗号", "通行码")):
+    # `psk` (a Wi-Fi pre-shared key, nmcli) and `Key Content` (netsh wlan) name passwords
+    words = ("pass", "pw", "psk", "key content", "密码", "口令", "密碼", "暗号", "通行码")
+    if any(w in lowered for w in words):
         return SecretName.PASSWORD
     return SecretName.KEY
 
@@ -1193,6 +1307,18 @@ def _benign_qualifier_before(name: str, text: str, start: int) -> bool:
         return False
     m = _WORD_BEFORE.search(text, max(0, start - 34), start)
     return m is not None and m.group(1).lower() in _KEY_QUALIFIERS_BENIGN
+
+
+_INDENT_BEFORE = re.compile(r"(?:^|\n)(?:[ \t]{2,}|[ \t]*-[ \t]+)\Z")
+
+
+def _nested_key(name: str, text: str, start: int) -> bool:
+    """A bare `key:` nested in YAML (`with:` / `  key: deps-<sha1>`, i18n and sort
+    keys): a mapping key named `key`, the assignment carrier's to judge (it takes
+    no bare `key` for a credential name), not a sentence."""
+    if name.lower() != "key":
+        return False
+    return _INDENT_BEFORE.search(text, max(0, start - 40), start) is not None
 
 
 def _sets_no_value(m: re.Match[str], text: str, begin: int | None = None) -> bool:
