@@ -184,7 +184,10 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bLWP::(?:Simple|UserAgent)|\bHTTP::Tiny|\bgetstore\s*\(|\bget\s*\(\s*['\"]https?:"
         r"|\bfile_get_contents\s*\(\s*['\"]https?:|\bcurl_exec\s*\(|\bhttp\.Get\s*\(|\bhttp\.NewRequest\s*\("
         r"|\burlopen\s*\(|\burlretrieve\s*\(|\brequests\.get\s*\(|\bMsxml2\.(?:Server)?XMLHTTP|\bWinHttp"
-        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async",
+        r"|\bMicrosoft\.XMLHTTP|\bHttpClient\b.*\bGet(?:String|ByteArray|Stream)?Async"
+        # Java / Kotlin URL streams; Lua's socket.http and Node's http.request on a URL
+        r"|\bURL\s*\([^\n]{0,300}\)\s*\.\s*(?:openStream|openConnection|readText|readBytes)\s*\("
+        r"|\bhttps?\.request\s*\(\s*['\"`]https?:",
     ),
     (
         "exec",
@@ -198,7 +201,13 @@ API: tuple[tuple[str, str], ...] = (
         r"|\[\s*scriptblock\s*\]::Create|\bInvoke-Command\b|\bReflection\.Assembly\]::Load(?:File)?\s*\("
         r"|\bWScript\.Shell\b|\bShellExecute\w*\s*\(|\bCreateObject\s*\(\s*['\"]WScript|\bWinExec\s*\("
         r"|(?<![\w.])exec\s*\(|(?<![\w.])exec\s+['\"$]|(?<![\w.])(?:spawn|execv?p?e?)\s*\(\s*['\"/]"
-        r"|\$\(\s*\$\w+\s*\)",
+        r"|\$\(\s*\$\w+\s*\)"
+        # Lua: a chunk loaded from a value and called (`load(body)()`, loadstring);
+        # Ruby: eval / system reached through send; PowerShell: the call operator on
+        # a variable (`& $s ...`: what runs is whatever the variable names)
+        r"|(?<![\w.:])load(?:string)?\s*\(\s*[A-Za-z_][\w.]*\s*\)\s*\(|\bloadstring\s*\("
+        r"|\b(?:public_send|__send__|send)\s*\(?\s*:(?:eval|system|exec|spawn|instance_eval|class_eval)\b"
+        r"|(?:^|[;|{(]\s*)&\s*\$\w+",
     ),
     (
         "connect",
@@ -828,6 +837,11 @@ API_KEYWORDS = (
 # Aho-Corasick pass.
 GATE_KEYWORDS = (
     "eval",
+    # packets carrying a file, a terminal on another X server
+    *("hping", "nping", "xterm"),
+    # Java URL streams, Lua's HTTP client and chunk loader, a whole environment read
+    *("openstream", "openconnection", "socket.http", "loadstring", "getenv()", "http.request("),
+    "& $",  # PowerShell's call operator on a variable
     # a UNC path starting a word: a copy onto another host's share
     " \\\\",
     "'\\\\",
@@ -1226,6 +1240,8 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "httpclient",
         "ajax",
         "restclient",
+        "url(",
+        ".request(",
     ),
     "exec": (
         "shell:",
@@ -1267,6 +1283,12 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "shellexecute",
         "winexec",
         "$(",
+        "load(",
+        "loadstring",
+        ":eval",
+        ":system",
+        "& $",
+        "&$",
     ),
     "deserialize": (
         "objectinputstream",

@@ -82,6 +82,8 @@ _STMT_TYPES = frozenset(
 )
 _ASSIGN = re.compile(
     r"^\s*(?:export\s+|local\s+|readonly\s+|const\s+|let\s+|var\s+|my\s+|our\s+|set\s+)?"
+    # a typed declaration (Java, C#, Kotlin): `String env = ...`, `byte[] key = ...`
+    r"(?:(?:final\s+)?(?:[A-Z][\w.]{0,40}(?:<[^<>\n]{0,60}>)?(?:\[\])?|byte\[\]|string|int|long|val|auto)\s+)?"
     r"[$@]?([A-Za-z_][\w]{0,60})(?:\s*,\s*[$@]?[A-Za-z_]\w{0,60})*\s*(?::=|=|<-)(?!=)"
 )
 _REMOTE_ARG = re.compile(r"^(?:[\w.-]+@)?(?:\[[\w:]+\]|[\w.-]{2,}):(?!\\|//)")
@@ -863,6 +865,28 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         return
     if n == "ping" and "-p" in low:
         tags.add("send")
+        return
+    if n in ("hping3", "hping", "nping") and (
+        sent := [
+            args[i + 1]
+            for i, a in enumerate(low[:-1])
+            if a in ("-e", "--file", "--data-string", "--data")
+        ]
+    ):
+        # a file or a string carried in the packets' payload (ICMP, TCP, UDP)
+        tags.update({"send", "local_read"})
+        stmt.hosts.extend(a.lower() for a in args[-1:] if _HOST_ARG.fullmatch(a))
+        if any(lex.SECRET_PATH.search(a) or "$(" in a for a in sent):
+            tags.add("secret")
+        return
+    if n == "xterm" and (
+        peer := next((args[i + 1] for i, a in enumerate(low[:-1]) if a in ("-display", "-d")), None)
+    ):
+        # a terminal opened on another machine's X server: a shell for whoever runs it
+        host = peer.rsplit(":", 1)[0].lower()
+        if host and not lex.OWN_HOST.match(host):
+            tags.update({"connect", "shell"})
+            stmt.hosts.append(host)
         return
     if n in ("dig", "nslookup", "host", "drill", "resolve-dnsname") and any(
         "$(" in a or "`" in a or re.search(r"\$\{?\w+\}?\.", a) for a in args
@@ -1898,6 +1922,13 @@ _BIN_WRITE = re.compile(
 
 _CHANNEL_WRITE = re.compile(
     r"\.(?:Write|WriteAsync|Send|SendAsync|UploadFile|UploadData|UploadString)\s*\("
+    # a socket's own writes (Node, Go, Ruby, Perl, Python-like): on a connection only
+    r"|\.(?:write|end|send|sendall|puts|print|syswrite|WriteString)\s*\(\s*[^\s)]"
+)
+_URL_BUILT = re.compile(r"https?://[^'\"`\s]*(?:['\"]\s*(?:\+|\.|,\s*\w)|\$\{|#\{|%s|\{\})")
+"""A URL literal with data spliced after it (`'https://h/c?d=' + env`, a template)."""
+_CONNECT_HOST = re.compile(
+    r"['\"`]((?:\d{1,3}\.){3}\d{1,3}|localhost|[A-Za-z][\w-]*(?:\.[\w-]+)+)(?::\d{1,5})?['\"`]"
 )
 
 
@@ -1927,7 +1958,7 @@ def _flow(model: _Model) -> None:
                 if re.search(r"(?<![\w])\$?\{?" + re.escape(name) + r"\b", stmt.text):
                     inherited |= tags
                     used_hosts.extend(var_hosts.get(name, ()))
-                    if "channel" in tags and _CHANNEL_WRITE.search(stmt.text):
+                    if tags & {"channel", "connect"} and _CHANNEL_WRITE.search(stmt.text):
                         # data written into an upload stream opened earlier leaves
                         stmt.tags.add("send")
         if used_hosts and not stmt.hosts and stmt.tags & {"send", "fetch", "connect"}:
@@ -1946,6 +1977,14 @@ def _flow(model: _Model) -> None:
                 if key and len(key) > 2 and key in low:
                     inherited |= tags
         stmt.inherited = inherited
+        if "connect" in stmt.tags and not stmt.hosts:
+            # the peer of a socket API call (`net.connect(9999, '203.0.113.5')`)
+            stmt.hosts.extend(m.group(1).lower() for m in _CONNECT_HOST.finditer(stmt.text))
+        if "send" not in stmt.tags and (stmt.tags | inherited) & {"secret", "local_read"}:
+            if "connect" in stmt.tags and _CHANNEL_WRITE.search(stmt.text):
+                stmt.tags.add("send")  # connects and writes what it read, at once
+            elif "fetch" in stmt.tags and _URL_BUILT.search(stmt.text):
+                stmt.tags.add("send")  # a request whose URL carries the data
         carried = (stmt.tags | inherited) & _FLOW_TAGS
         if var_files and carried:
             for name, keys in var_files.items():
@@ -2164,7 +2203,8 @@ _SPECIAL_NAMES = frozenset(
         *("type", "get-content", "gc", "strings", "tar", "zip", "7z", "gzip"),
         *("compress-archive", "find", "cp", "copy-item", "sqlite3"),
         *("unzip", "expand-archive", "bsdtar", "printf", "echo"),
-        *("rev", "gunzip", "zcat", "uudecode"),
+        *("rev", "gunzip", "zcat", "uudecode", "hping3", "hping", "nping", "xterm"),
+        *("mv", "copy", "cpi", "move", "move-item", "xcopy", "robocopy", "start-bitstransfer"),
         # shell arguments of the unknown-tool check
         *("cmd", "cmd.exe", "powershell", "powershell.exe"),
         # _shell_command: wrappers and nested scripts
@@ -2228,17 +2268,31 @@ def build_model(text: str) -> _Model:
     return model
 
 
+def _uses(text: str, names: set[str]) -> bool:
+    """Whether `text` names one of `names` as a whole word."""
+    return bool(names) and any(
+        n in text and re.search(r"(?<![\w$])\$?\{?" + re.escape(n) + r"\b", text) for n in names
+    )
+
+
 def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Model:
     model = _Model()
     full = _carrier_keywords()
     # names of files written into a directory on PATH: a carrier that runs one by
     # its bare name holds no keyword of its own
     bins = {m.group(1).lower() for m in _BIN_WRITE.finditer(text)} if "bin/" in text else set()
+    flowing: set[str] = set()
+    """Names assigned by a statement with a flowing effect so far: a line that uses
+    one (`load(body)()`, `s.write(key)`) is analyzed even without a keyword."""
     for carrier in carriers:
         low = carrier.text.lower()
         runs_bin = bool(bins) and _first_word(low) in bins
+        by_flow = False
         if not runs_bin and not full.present(low):
-            continue
+            if not _uses(carrier.text, flowing):
+                continue
+            by_flow = True
+        seen = len(model.stmts)
         if is_placeholder_doc(carrier.text):
             carrier = Carrier(
                 carrier.start, carrier.text, carrier.language, carrier.group, True, carrier.verbatim
@@ -2249,9 +2303,19 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
                 model.inert_groups.add(carrier.group)
                 model.inert_bound += _stmt_bound(carrier.text)
                 continue
-            _analyze_carrier(carrier, model, 0, lang=lang)
+            if by_flow and lang in ("shell", "python") and "(" in carrier.text:
+                # a call with no keyword, kept for the value it uses: what another
+                # language's line fetched or read (`load(body)()` after a download)
+                _code(carrier, "code", carrier.text, carrier.start, 0, model)
+            else:
+                _analyze_carrier(carrier, model, 0, lang=lang)
+                if lang == "python" and _uses(carrier.text, flowing):
+                    _code(carrier, "code", carrier.text, carrier.start, 0, model)
         except (RecursionError, ValueError, UnicodeError, IndexError):
             continue
+        for stmt in model.stmts[seen:]:
+            if stmt.assigns and stmt.tags & _FLOW_TAGS and len(flowing) < 64:
+                flowing.update(stmt.assigns)
         if len(model.stmts) >= MAX_STATEMENTS:
             break
     _tool_calls(text[:MAX_TEXT], model)
