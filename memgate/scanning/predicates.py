@@ -845,6 +845,7 @@ _SPLIT_TOKEN_LENGTHS: tuple[tuple[str, int, int], ...] = (
 
 _TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
 _KEY_LINE = re.compile(r"""(?:-[ \t]*)?["']?[\w.-]{1,64}["']?[ \t]*(?:[:=]|=>)[ \t]*["']?""")
+_ASSIGNMENT_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]{0,63}=")
 
 
 def split_token(value: str, context: str = "") -> bool:
@@ -858,8 +859,9 @@ def split_token(value: str, context: str = "") -> bool:
     if len(head) != 1 or not tail:
         return False
     first, last = head[0], tail[-1]
-    if _KEY_LINE.fullmatch(rest[: rest.rfind(last)].strip()):
-        return False  # `region = eu-central-1`: the next line's own field, not a continuation
+    if _KEY_LINE.fullmatch(rest[: rest.rfind(last)].strip()) or _ASSIGNMENT_LINE.match(rest):
+        # `region = eu-central-1`, `DB_PASSWORD=...`: the next line's own field, not a continuation
+        return False
     joined = first + last
     lowered = joined.lower()
     shape = next((t for t in _SPLIT_TOKEN_LENGTHS if lowered.startswith(t[0])), None)
