@@ -124,7 +124,14 @@ def plan(
             continue
         if not served_now and not served_then:
             continue
-        if served_then and _same_apart_from_bookkeeping(then, cur):
+        # The item as it is now apart from state, version and `updated_at` (the
+        # row's narrow update); the same state too, and a served one: the memory
+        # is in its earlier form already (rolled back to it before), as every
+        # compensating event bumps version and `updated_at`.
+        # NOTE: not only content and state: a keyed rewrite can keep both and change
+        # the session (who sees a pending item), source, metadata or expiry.
+        narrow = _same_apart_from_state(then, cur)
+        if served_then and narrow and then.state == cur.state:
             continue
         assert then_version is not None  # noqa: S101 - then is not None here
         state = then.state
@@ -132,25 +139,16 @@ def plan(
             state = MemoryState.EXPIRED.value
         back = replace(then, state=state, updated_at=stamp, version=cur.version + 1)
         action = Action.RESTORED if served_then and not served_now else Action.REVERTED
-        narrow = _same_apart_from(then, cur, state=True)
         out.append(Planned(_change(cur, back, action), then_version, back, narrow))
     return out
 
 
-def _same_apart_from_bookkeeping(then: RawItem, now: RawItem) -> bool:
-    """Equal apart from `updated_at` and `version`, which every compensating event
-    bumps: a memory already rolled back to its earlier form differs from that
-    form only in these."""
-    # NOTE: not only content and state: a keyed rewrite can keep both and change
-    # the session (who sees a pending item), source, metadata or expiry.
-    return _same_apart_from(then, now, state=False)
-
-
-def _same_apart_from(a: RawItem, b: RawItem, *, state: bool) -> bool:
-    replace = msgspec.structs.replace
-    if state:
-        a, b = replace(a, state=""), replace(b, state="")
-    return replace(a, updated_at="", version=0) == replace(b, updated_at="", version=0)
+def _same_apart_from_state(a: RawItem, b: RawItem) -> bool:
+    """Equal apart from state, version and `updated_at`: `a` given `b`'s three
+    compared whole (one copy; blanking the three on both sides took four)."""
+    return (
+        msgspec.structs.replace(a, state=b.state, updated_at=b.updated_at, version=b.version) == b
+    )
 
 
 _POOLS = {p.value: p for p in PoolName}
