@@ -104,6 +104,7 @@ class _Statements:
 def instrument(stages: Stages) -> None:
     store = sqlite_store.SqliteStore
     _timed(stages, store, "changed_versions", "plan: version queries (2, on threads)")
+    _timed(stages, store, "changed_versions_pair", "plan: version query (both sides, one pass)")
     _timed(stages, incident, "plan", "plan: compare")
     _timed(stages, sqlite_store, "seal_compensation", "seal: events + rows (fast path)")
     _timed(stages, store, "_seal_event", "seal: events + rows (generic)")

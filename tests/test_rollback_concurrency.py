@@ -227,6 +227,16 @@ def slow_replay(gw: Gateway, seconds: float) -> None:
         return await real(since, at)
 
     gw.store.changed_versions = changed_versions  # type: ignore[method-assign]
+    pair = getattr(gw.store, "changed_versions_pair", None)
+    if pair is not None:  # a store that reads both sides in one pass: as slow as two
+
+        async def changed_versions_pair(
+            since: int, at: int
+        ) -> tuple[dict[str, Version], dict[str, Version]]:
+            await asyncio.sleep(2 * seconds)
+            return await pair(since, at)  # type: ignore[no-any-return]
+
+        gw.store.changed_versions_pair = changed_versions_pair  # type: ignore[attr-defined]
 
 
 def test_writes_during_a_slow_rollback_fail_fast_with_a_short_wait(opener: Opener) -> None:

@@ -152,3 +152,15 @@ class AppendsCompensation(Protocol):
     async def append_compensation(self, batch: Compensation) -> int:
         """Append atomically; returns the marker's sequence number."""
         ...
+
+
+@runtime_checkable
+class PairsVersions(Protocol):
+    """A store that reads a rollback's two sides in one pass (an undo's current
+    versions name the events its target versions are: each decoded once)."""
+
+    async def changed_versions_pair(
+        self, since_seq: int, at_seq: int
+    ) -> tuple[dict[str, Version], dict[str, Version]]:
+        """`(changed_versions(since_seq, since_seq), changed_versions(since_seq, at_seq))`."""
+        ...

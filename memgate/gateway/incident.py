@@ -27,6 +27,7 @@ from memgate.domain.raw import encode
 from memgate.domain.rollback import (
     AppendsCompensation,
     Compensation,
+    PairsVersions,
     RollbackPlan,
     RollbackScope,
 )
@@ -102,11 +103,16 @@ class Incident:
         now = ctx.clock()
         # Only memories with events after the target can differ: fetch their
         # items at the target and now (cost follows the change, not the store).
-        # Both queries at once: each is SQL (no GIL) then decoding (GIL), so one's
-        # SQL runs beside the other's decoding.
-        target, current = await asyncio.gather(
-            ctx.store.changed_versions(to_seq, to_seq), ctx.store.changed_versions(to_seq, head)
-        )
+        # In one pass where the store can (each event decoded once); else both
+        # queries at once: each is SQL (no GIL) then decoding (GIL), so one's SQL
+        # runs beside the other's decoding.
+        if isinstance(ctx.store, PairsVersions):
+            target, current = await ctx.store.changed_versions_pair(to_seq, head)
+        else:
+            target, current = await asyncio.gather(
+                ctx.store.changed_versions(to_seq, to_seq),
+                ctx.store.changed_versions(to_seq, head),
+            )
         lineage = await ctx.store.state_at(head) if scope.memory_id else None
         tainted, graph_status = await self._tainted(scope.memory_id)
         planned = plan(target, current, scope, now, lineage=lineage, tainted=tainted)
