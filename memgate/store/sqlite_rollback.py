@@ -100,6 +100,9 @@ def seal_compensation(
     cols_start = _column(at_text) + "|"
     cols_middle = f"|{_column(_OP)}|{_column(actor)}|{_column(reason)}|"
     summary = "{}"
+    summary_column = _column(summary)
+    namespaces: dict[tuple[str, ...], str] = {}
+    """Each namespace's column text, joined once (a store has few namespaces)."""
     events, items, short, gone = out.events, out.items, out.short, out.short_gone
     narrow, narrow_rows = out.narrow, out.narrow_rows
     event_mac = _Mac(key).hex
@@ -119,9 +122,10 @@ def seal_compensation(
             f'"pool":"{pool}","seq":{origin.seq:d},"state":"{state}","version":{item.version:d}}},'
             f'"state_after":"{state}","state_before":"{before}"}}'
         )
+        # `_column` inlined: the memory id and both states are never None here.
         columns = (
-            f"{cols_start}{_column(memory_id)}{cols_middle}{_column(before)}|"
-            f"{_column(state)}|{_column(summary)}"
+            f"{cols_start}{len(memory_id)}:{memory_id}{cols_middle}{len(before)}:{before}|"
+            f"{len(state)}:{state}|{summary_column}"
         )
         tag = event_mac(f"{head}|{seq:d}|{entry}|{columns}".encode("utf-8", "surrogatepass"))
         events.append(
@@ -145,7 +149,10 @@ def seal_compensation(
         if where == LONG:
             # `raw_item_fields` and `RowSeal.row` spelled out (one f-string for
             # the MAC input instead of a generic pass over 17 values).
-            namespace = "".join([f"{label}/" for label in item.namespace])
+            labels = tuple(item.namespace)
+            namespace = namespaces.get(labels)
+            if namespace is None:
+                namespace = namespaces[labels] = "".join([f"{label}/" for label in labels])
             findings = item.findings
             categories = (
                 " " + " ".join(sorted({str(f.get("category")) for f in findings})) + " "
