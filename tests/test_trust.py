@@ -16,9 +16,10 @@ def finding(
     severity: Severity = Severity.HIGH,
     confidence: float = 1.0,
     layer: str = "text",
+    rule: str = "MG-INJ-999",
 ) -> Finding:
     return Finding(
-        rule_id="MG-INJ-999",
+        rule_id=rule,
         category=category,
         severity=severity,
         confidence=confidence,
@@ -39,10 +40,52 @@ def test_no_findings_approves_with_full_trust(policy: Policy) -> None:
     assert verdict.decision is Decision.APPROVE
 
 
-def test_critical_injection_from_web_rejects(policy: Policy) -> None:
-    verdict = score([finding(Category.INJECTION, Severity.CRITICAL)], Source.WEB, policy)
+def test_two_injection_rules_from_web_reject(policy: Policy) -> None:
+    verdict = score(
+        [
+            finding(Category.INJECTION, Severity.CRITICAL),
+            finding(Category.INJECTION, rule="MG-INJ-998"),
+        ],
+        Source.WEB,
+        policy,
+    )
     assert verdict.decision is Decision.REJECT
     assert verdict.trust_score < policy.thresholds.review
+
+
+def test_one_injection_rule_alone_holds_for_review_not_reject(policy: Policy) -> None:
+    # the same rule twice is one witness; the trust is as low, the decision is review
+    same = [finding(Category.INJECTION, Severity.CRITICAL)] * 2
+    verdict = score(same, Source.WEB, policy)
+    assert verdict.trust_score < policy.thresholds.review
+    assert verdict.decision is Decision.REVIEW
+    assert any("MG-INJ-999 alone is no quorum" in r for r in verdict.reasons)
+
+
+def test_a_second_category_is_corroboration(policy: Policy) -> None:
+    hidden = finding(Category.HIDDEN_TEXT, Severity.MEDIUM, rule="MG-HID-999")
+    verdict = score([finding(Category.INJECTION, Severity.CRITICAL), hidden], Source.WEB, policy)
+    assert verdict.decision is Decision.REJECT
+
+
+def test_a_merely_corroborating_finding_is_no_second_witness(policy: Policy) -> None:
+    weak = finding(Category.INJECTION, Severity.INFO, confidence=0.5, rule="MG-INJ-998")
+    verdict = score([finding(Category.INJECTION, Severity.CRITICAL), weak], Source.WEB, policy)
+    assert verdict.decision is Decision.REVIEW
+
+
+def test_one_code_capability_alone_still_rejects(policy: Policy) -> None:
+    verdict = score([finding(Category.CODE_EXEC, Severity.CRITICAL)], Source.WEB, policy)
+    assert verdict.decision is Decision.REJECT
+
+
+def test_reject_quorum_is_policy_data(tmp_path: Path) -> None:
+    text = Path(__file__).parents[1].joinpath("memgate/trust/default_policy.toml").read_text()
+    strict = tmp_path / "policy.toml"
+    strict.write_text(text.replace("reject_quorum = 2", "reject_quorum = 1"))
+    f = finding(Category.INJECTION, Severity.CRITICAL)
+    assert score([f], Source.WEB, Policy.load(strict)).decision is Decision.REJECT
+    assert score([f], Source.WEB, Policy.load()).decision is Decision.REVIEW
 
 
 def test_same_injection_weighs_less_from_the_user(policy: Policy) -> None:

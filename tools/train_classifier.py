@@ -7,8 +7,10 @@
 Data: `../shared/corpus/train/train.jsonl` (63k items), `public.jsonl` (the classes that
 are clean enough to learn from), `dev.jsonl`, benign text read from this machine, and
 synthetic clause pairs (`tools/_clause_corpus.py`: the same carriers and filler with a
-planted or a benign clause). Never `benchmarks/heldout/`: that set measures the result and is never
-trained or tuned on.
+planted or a benign clause), and the burnt held-out sets (`BURNT_HELDOUT`: read while
+rules were written, so they no longer measure). Never a held-out set that still
+measures (`benchmarks/heldout4/`, `heldout5/`, later ones): they are never trained or
+tuned on.
 
 Model: hashed character 1..5-grams of the folded text (`memgate.scanning._features`,
 the same function inference uses), each text's count vector divided by the square
@@ -107,6 +109,31 @@ def load(corpus: Path, *, local: bool = True, synthetic: bool = True) -> list[It
         items.extend(local_benign())
     if synthetic:
         items.extend(clause_benign_pairs())
+    items.extend(burnt_heldout())
+    return items
+
+
+BURNT_HELDOUT = ("heldout", "heldout2", "heldout3")
+"""Held-out sets whose items were read while rules were written (their README says
+so): no longer measures, so they teach. Hand-written memory writes in the carriers
+and voices the gateway meets, unlike most of the corpus. The sets that still
+measure (`heldout4`, `heldout5`, and any later one) are never read here."""
+HANDWRITTEN_WEIGHT = 4.0
+"""A burnt held-out item weighs this many corpus items: 2.7k hand-written writes
+beside 63k items mostly from two kinds of source (repositories, generators)."""
+
+
+def burnt_heldout() -> list[Item]:
+    items: list[Item] = []
+    for name in BURNT_HELDOUT:
+        for path in sorted((ROOT / "benchmarks" / name).glob("*.jsonl")):
+            for row in _jsonl(path):
+                label = str(row["label"])
+                if label in CLASSES:
+                    family = str(row.get("family", ""))
+                    items.append(
+                        Item(str(row["text"]), label, f"heldout/{name}", f"{name}/{family}")
+                    )
     return items
 
 
@@ -225,15 +252,25 @@ BENIGN_WEIGHT = 3.0
 ALPHA = 1e-5
 
 
-def _weights(labels: Sequence[str]) -> npt.NDArray[np.float64]:
+def _weights(labels: Sequence[str], groups: Sequence[str] | None = None) -> npt.NDArray[np.float64]:
     """A benign item weighs BENIGN_WEIGHT, every other 1. Not class-balanced: held
     out by origin, a balanced model flagged 11 % of dev.jsonl's benign writes at
     p >= 0.9 (3.6 % at 0.99); this one 3.6 % (0.7 %), at the cost of recall. Real
-    traffic is mostly benign, and the classifier must rarely decide alone."""
-    return np.array([BENIGN_WEIGHT if y == "benign" else 1.0 for y in labels])
+    traffic is mostly benign, and the classifier must rarely decide alone. A burnt
+    held-out item weighs HANDWRITTEN_WEIGHT times more."""
+    w = np.array([BENIGN_WEIGHT if y == "benign" else 1.0 for y in labels])
+    if groups is not None:
+        w *= np.array([HANDWRITTEN_WEIGHT if g.startswith("heldout/") else 1.0 for g in groups])
+    return w
 
 
-def fit(x: sparse.csr_matrix, labels: Sequence[str], *, epochs: int = 8) -> SGDClassifier:
+def fit(
+    x: sparse.csr_matrix,
+    labels: Sequence[str],
+    *,
+    epochs: int = 8,
+    groups: Sequence[str] | None = None,
+) -> SGDClassifier:
     model = SGDClassifier(
         loss="log_loss",
         penalty="elasticnet",
@@ -244,7 +281,7 @@ def fit(x: sparse.csr_matrix, labels: Sequence[str], *, epochs: int = 8) -> SGDC
         random_state=SEED,
     )
     y = np.array([CLASSES.index(label) for label in labels])
-    model.fit(x, y, sample_weight=_weights(labels))
+    model.fit(x, y, sample_weight=_weights(labels, groups))
     return model
 
 
@@ -290,7 +327,12 @@ def leave_one_origin_out(
     for group in groups:
         test = np.array([it.group == group for it in items])
         train_idx = np.flatnonzero(~test)
-        model = fit(x[train_idx], [items[i].label for i in train_idx], epochs=5)
+        model = fit(
+            x[train_idx],
+            [items[i].label for i in train_idx],
+            epochs=5,
+            groups=[items[i].group for i in train_idx],
+        )
         test_idx = np.flatnonzero(test)
         probs = probabilities(model, x[test_idx])
         labels = np.array([items[i].label for i in test_idx])
@@ -350,7 +392,7 @@ def main() -> None:
     if args.loo:
         leave_one_origin_out(items, x, [float(t) for t in args.thresholds.split(",")])
     if args.write or not args.loo:
-        model = fit(x, [it.label for it in items])
+        model = fit(x, [it.label for it in items], groups=[it.group for it in items])
         write(model, items, MODEL)
     print(f"(took {time.perf_counter() - t0:.1f} s)")
 

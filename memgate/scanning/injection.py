@@ -151,6 +151,24 @@ _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no|n't|cannot|nor)\W+(?:\w+\W+){0,2}|(?:不要|不得|禁止|切勿|不可|不能|请勿|勿|别|不会|从不)\S{0,3})$"
 )
 NEGATION_LOOKBACK = 40
+CLAUSE_NEGATION_LOOKBACK = 100
+CLAUSE_NEGATABLE = frozenset({"bypass"})
+"""Features a negation anywhere earlier in the same clause turns into their
+opposite: "never deploy on Fridays without a second reviewer" and "禁止在 CI 里直接执行
+远程脚本" require the check they name, "不免审" keeps the review; "whether to skip the
+review" / "是否免审" asks, it does not order. A comma, a colon or a new verb phrase
+("and", "but", "然后") ends the reach ("do not wait, merge without review" bypasses)."""
+_CLAUSE_NEGATORS_EN = (
+    r"never|nobody|no+one|no-one|must+not|mustn't|should+not|shouldn't|may+not|do+not|don't|"
+    r"not+allowed+to|forbidden+to|prohibited+from|whether"
+).replace("+", r"\s+")
+_CLAUSE_NEGATORS_ZH = (
+    "禁止|不得|严禁|切勿|请勿|不允许|不准|不可以|不可|从不|绝不|决不|是否|要不要|能否"
+)
+_CLAUSE_NEGATION_BEFORE = re.compile(
+    rf"(?:\b(?:{_CLAUSE_NEGATORS_EN})\b(?:(?!:\s|\b(?:and|but|then|instead|so)\b)[^.!?;,\n]){{0,80}}"
+    rf"|(?:{_CLAUSE_NEGATORS_ZH})(?:(?!：|:\s|而是|但是|然后)[^。！？；，\n]){{0,60}}|不)$"
+)
 LOOSE = frozenset({"authority"})
 """Markers found without word boundaries in JSON values glued together
 (`"SYS"`, `"TEM: ..."`): a marker split across fields."""
@@ -583,6 +601,7 @@ def _match_entry(entry: Entry, anchors: Sequence[str], view: View, out: list[_Oc
     in_place = entry.in_place
     pattern = entry.pattern
     negatable = entry.feature in NEGATABLE
+    clause_negatable = entry.feature in CLAUSE_NEGATABLE
     seen: set[int] = set()
     seen_starts: set[int] = set()
     count = 0
@@ -633,6 +652,10 @@ def _match_entry(entry: Entry, anchors: Sequence[str], view: View, out: list[_Oc
                     continue
             if negatable and _NEGATION_BEFORE.search(
                 lower, max(0, start - NEGATION_LOOKBACK), start
+            ):
+                continue
+            if clause_negatable and _CLAUSE_NEGATION_BEFORE.search(
+                lower, max(0, start - CLAUSE_NEGATION_LOOKBACK), start
             ):
                 continue
             quoted = view.quoted(start, end)

@@ -28,6 +28,10 @@ class Thresholds(BaseModel):
 
     approve: float = Field(ge=0.0, le=1.0)
     review: float = Field(ge=0.0, le=1.0)
+    quorum_floor: float = Field(default=0.1, ge=0.0, le=1.0)
+    """A finding counts toward a category's `reject_quorum` (and lets its category
+    stand behind a rejection) only when its deduction is at least this: a merely
+    corroborating classifier finding or an info note is no second witness."""
 
     @model_validator(mode="after")
     def _ordered(self) -> Thresholds:
@@ -44,6 +48,11 @@ class CategoryPolicy(BaseModel):
     review_at: Severity | None = None
     """A finding of this category at or above this severity is never approved,
     from any source: the source multiplier weighs it, it does not excuse it."""
+    reject_quorum: int = Field(default=1, ge=1)
+    """How many distinct rules of this category it takes to reject a write on this
+    category's evidence alone. A rejection that rests on fewer (and on no other
+    category) is held for review instead: one lexical rule is a reason for a person
+    to look, two independent ones are corroboration."""
 
 
 class SourcePolicy(BaseModel):

@@ -64,9 +64,13 @@ def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdic
     """Trust = 1 - sum of deductions (each category capped by its `max_deduction`),
     clamped to [0, 1]. Any sensitive finding makes the decision at least `review`,
     and so does a finding at or above its category's `review_at` severity (an
-    override or a jailbreak typed by the user is discounted, never approved)."""
+    override or a jailbreak typed by the user is discounted, never approved). A
+    rejection needs a quorum: some category whose findings (each deducting at least
+    `thresholds.quorum_floor`) come from at least its `reject_quorum` distinct rules;
+    without one the write is held for review."""
     by_category: dict[Category, float] = {}
     top: dict[Category, tuple[float, str]] = {}
+    witnesses: dict[Category, set[str]] = {}
     sensitive = False
     floored: str | None = None
     for finding in findings:
@@ -74,6 +78,8 @@ def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdic
         by_category[finding.category] = by_category.get(finding.category, 0.0) + d
         if d > top.get(finding.category, (-1.0, ""))[0]:
             top[finding.category] = (d, finding.rule_id)
+        if d >= policy.thresholds.quorum_floor:
+            witnesses.setdefault(finding.category, set()).add(finding.rule_id)
         sensitive = sensitive or finding.category.sensitive
         if floored is None:
             floor = policy.category(finding.category).review_at
@@ -96,6 +102,13 @@ def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdic
         for category, amount in sorted(by_category.items(), key=lambda kv: -kv[1])
         if amount > 0
     ]
+    if decision is Decision.REJECT and not any(
+        len(rules) >= policy.category(category).reject_quorum
+        for category, rules in witnesses.items()
+    ):
+        decision = Decision.REVIEW
+        alone = ", ".join(sorted(set().union(*witnesses.values()))) or "no rule"
+        reasons.append(f"held for review, not rejected: {alone} alone is no quorum")
     if sensitive and decision is Decision.APPROVE:
         decision = Decision.REVIEW
         reasons.append("sensitive content always goes to human review")
