@@ -685,6 +685,13 @@ class _Walker:
                     taint |= EXT
             elif isinstance(it, ast.Call):
                 pattern = self._tree_pattern(it, val, env)
+            elif isinstance(it, ast.List | ast.Tuple | ast.Set) and it.elts:
+                # `for d in ['/etc', '/var']`: each item in turn; the widest path
+                # stands for them (a root or home before a relative name)
+                items = [self.fold(e, env) for e in it.elts[:32]]
+                paths = [f[0] for f in items if f is not None]
+                rooted = [p for p in paths if p[:1] in ("/", "~", "\\") or p[1:3] == ":\\"]
+                pattern = min(rooted or paths, key=len) if paths else None
             elif val.const == "*":
                 pattern = "*"  # the names of a directory listed above, one by one
             walk = val.ctor in _WALK_CALLS and isinstance(node.target, ast.Tuple)

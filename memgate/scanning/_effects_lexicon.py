@@ -173,7 +173,11 @@ API: tuple[tuple[str, str], ...] = (
         r"(?:os\.homedir\(\)|Dir\.home\b|ENV\[\s*['\"]HOME['\"]\s*\]|process\.env\.HOME\b|"
         r"os\.Getenv\(\s*\"HOME\"\s*\)|os\.UserHomeDir\(\)|home_dir\(\)|"
         r"['\"`](?:/|~|~/|/\*|[A-Za-z]:\\{0,2}|/(?:home|etc|usr|var|root|opt|srv)/?)['\"`])"
-        r"|\bGet-ChildItem\b[^|\n]{0,40}\s(?:-Path\s+)?['\"]?(?:[A-Za-z]:\\?|\$env:USERPROFILE|~)['\"]?\s[^|\n]{0,40}-Recurse[^|\n]{0,40}\|\s*(?:Remove-Item|ri|rm|del)\b",
+        r"|\bGet-ChildItem\b[^|\n]{0,40}\s(?:-Path\s+)?['\"]?(?:[A-Za-z]:\\?|[A-Za-z]:\\(?:Users|Windows|ProgramData)\\?|\$env:(?:USERPROFILE|SystemRoot|HOMEPATH)|\$HOME|~)['\"]?\s[^|\n]{0,40}-Recurse[^|\n]{0,40}\|\s*(?:Remove-Item|ri|rm|del)\b"
+        # a database or a whole keyspace dropped
+        # (the statement itself, not a sentence naming it)
+        r"|^\s*(?:[\w.-]+\s+-e\s+['\"])?DROP\s+DATABASE\s+(?!IF\s+EXISTS\b)(?!\w*(?:test|tmp|temp|scratch|dev|local)\w*\b)[\w`\"\[][^\s;]*\s*;?['\"]?\s*$"
+        r"|^\s*db\.dropDatabase\s*\(\s*\)\s*;?\s*$",
     ),
     (
         "fetch",
@@ -191,7 +195,7 @@ API: tuple[tuple[str, str], ...] = (
     ),
     (
         "exec",
-        r"(?<![\w.$])eval\s*\(|\bnew\s+Function\s*\(|\bset(?:Timeout|Interval)\s*\(\s*[A-Za-z_$][\w$]*\s*[,)]|(?<![\w.])Function\s*\(\s*(?:await|[a-z_$])"
+        r"(?<![\w.$])eval\s*\(|\bnew\s+Function\s*\(|\bset(?:Timeout|Interval)\s*\(\s*[A-Za-z_$][\w$]*\s*[,)]|(?<![\w.])Function\s*\(\s*(?:await|[A-Za-z_$])"
         r"|\.then\s*\(\s*eval\s*\)|\bvm\.runIn\w*\s*\(|\bexecSync\s*\(|\bexecFileSync\s*\(|\bspawnSync\s*\("
         r"|\bchild_process\b[^\n]{0,40}\.(?:exec|spawn)\s*\(|\b(?:cp|child_process|proc)\.(?:exec|spawn|execFile)\s*\("
         r"|(?<![\w.])(?:system|passthru|shell_exec|popen|proc_open|pcntl_exec|assert|create_function)\s*\("
@@ -207,7 +211,9 @@ API: tuple[tuple[str, str], ...] = (
         # a variable (`& $s ...`: what runs is whatever the variable names)
         r"|(?<![\w.:])load(?:string)?\s*\(\s*[A-Za-z_][\w.]*\s*\)\s*\(|\bloadstring\s*\("
         r"|\b(?:public_send|__send__|send)\s*\(?\s*:(?:eval|system|exec|spawn|instance_eval|class_eval)\b"
-        r"|(?:^|[;|{(]\s*)&\s*\$\w+",
+        r"|(?:^|[;|{(]\s*)&\s*\$\w+"
+        # Ruby / Perl backticks around a value: the value runs as a command
+        r"|`[^`\n]{0,80}(?:#\{|\$\w)[^`\n]{0,80}`",
     ),
     (
         "connect",
@@ -253,13 +259,14 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bpack\s*\(\s*['\"]H\*|\bdecode_base64\s*\(|\bMIME::Base64|base64\.(?:Std|URL|Raw\w*)Encoding\.DecodeString"
         r"|\bhex\.DecodeString|\bb64decode\b|\bString\.fromCharCode\b|\[char\]\s*0x|\bgzinflate\s*\(|\bstr_rot13\s*\("
         r"|\bgzdecode\s*\(|\bzlib\.inflate|\bGZipStream\b|\bDeflateStream\b|\bConvert\]::FromBase64|-join\s*\(?\s*\["
-        r"|\bchr\s*\(\s*\d+\s*\)\s*\.|\[char\[\]\]",
+        r"|\bchr\s*\(\s*\d+\s*\)\s*\.|\[char\[\]\]|\bstrrev\s*\(",
     ),
     (
         "outside",
         r"\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\$_SERVER\[\s*['\"]HTTP_|\brequest\.getParameter\b"
         r"|\br\.URL\.Query\(\)|\br\.(?:FormValue|PostFormValue)\b|\breq\.(?:query|body|params|headers)\b"
         r"|\bparams\[|\brequest\.(?:form|args|values|GET|POST|json)\b|\bprocess\.argv\b|\$argv\b|@ARGV\b"
+        r"|\bRequest\.(?:InputStream|Form|QueryString|Body|Query|Cookies|Params|Files)\b|\bHttpContext\.Request\b"
         r"|\bgetInputStream\s*\(\s*\)|\$_FILES\b|\blocation\.(?:hash|search)\b|\bevent\.data\b|\bctx\.(?:query|request\.body)\b|\bc\.(?:Query|PostForm|Param)\(",
     ),
     (
@@ -374,6 +381,13 @@ CHANNEL_WORDS = (
 # case, one of them in every match), so a common word of the tag (`reg`,
 # `open`, `http`) does not make these patterns run.
 API_GATED: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    (
+        # PHP: a function called through a variable (`$f(...)`), where the statement
+        # also decodes or reads request input: the name is hidden, the call is not
+        "exec",
+        ("strrev", "base64_decode", "str_rot13", "gzinflate", "$_get", "$_post", "$_request"),
+        r"(?<![\w$>:\\])\$[A-Za-z_]\w*\s*\(",
+    ),
     (
         "cred_dump",
         (
@@ -838,10 +852,11 @@ API_KEYWORDS = (
 GATE_KEYWORDS = (
     "eval",
     # packets carrying a file, a terminal on another X server
-    *("hping", "nping", "xterm"),
+    *("hping", "nping", "xterm", "drop database", "dropdatabase", "chmod -r", "chown -r"),
     # Java URL streams, Lua's HTTP client and chunk loader, a whole environment read
     *("openstream", "openconnection", "socket.http", "loadstring", "getenv()", "http.request("),
     "& $",  # PowerShell's call operator on a variable
+    *("function(buffer", "function(atob", "function(decode", "strrev(", "base64_decode("),
     # a UNC path starting a word: a copy onto another host's share
     " \\\\",
     "'\\\\",
@@ -1205,6 +1220,8 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
     # `_REMOTE_CODE` (effects.py) reads these from the same automaton pass
     "remote_code": ("import", "getscript", "importscripts", "loadscript"),
     "destroy": (
+        "drop database",
+        "dropdatabase",
         "rmsync",
         "rmdirsync",
         "rimraf",
@@ -1283,6 +1300,8 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "shellexecute",
         "winexec",
         "$(",
+        "#{",
+        "`$",
         "load(",
         "loadstring",
         ":eval",
@@ -1364,6 +1383,7 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         "$stdin",
     ),
     "decode": (
+        "strrev",
         "base64",
         "atob",
         "buffer.from",

@@ -438,6 +438,27 @@ def _cluster_wide_delete(n: str, low: Sequence[str]) -> bool:
     return n == "gcloud" and "projects" in low and "delete" in low
 
 
+_SECRET_CLIS = {
+    name: re.compile(pattern)
+    for name, pattern in (
+        ("gcloud", r"\bprint-(?:access|identity)-token\b|\bsecrets versions access\b"),
+        (
+            "aws",
+            r"\bget-secret-value\b|\bget-session-token\b|\bget-login-password\b"
+            r"|\bexport-credentials\b|\bget-parameters?\b.*--with-decryption"
+            r"|\bconfigure get aws_secret",
+        ),
+        ("az", r"\bget-access-token\b|\bkeyvault secret show\b|\bkeys list\b"),
+        ("gh", r"^auth token\b"),
+        ("kubectl", r"\bget secrets?\b.*(?:-o|--output)|\bconfig view\b.*--raw|\bcreate token\b"),
+        # NOTE: not `pass`, `op`, `vault`: words of prose, they would keep prose lines
+        # from being left out as inert (`_SPECIAL_NAMES`)
+        ("bw", r"^get (?:password|item)\b"),
+        ("heroku", r"^auth:token\b"),
+        ("doppler", r"^secrets\b"),
+    )
+}
+"""CLIs whose output is a credential, by the words of their arguments."""
 _COPIERS = frozenset(
     {"cp", "mv", "copy", "copy-item", "cpi", "move", "move-item", "xcopy", "robocopy"}
     | {"compress-archive", "expand-archive", "start-bitstransfer"}
@@ -557,6 +578,9 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             elif any(
                 low[i - 1] in ("-h", "--header", "-b", "--cookie", "-a", "--user-agent", "-e")
                 and ("$(" in a or "`" in a)
+                # a token minted for the request (`Authorization: Bearer $(gcloud auth
+                # print-access-token)`) authenticates it
+                and not _AUTH_BEFORE.search(re.split(r"\$\(|`", a, maxsplit=1)[0])
                 for i, a in enumerate(args)
                 if i
             ):
@@ -819,7 +843,10 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             )
         ]
         to_account = n == "az" and "upload" in low and any(lex.SECRET_PATH.search(a) for a in args)
-        if broad and (to_account or any(a.startswith(("s3://", "gs://", "https://")) for a in low)):
+        buckets = [i for i, a in enumerate(low) if a.startswith(("s3://", "gs://", "https://"))]
+        # a copy goes from its first path to its last: a bucket named after the
+        # local path is the destination (`s3 cp s3://b/app.env /etc/app/` downloads)
+        if broad and (to_account or (buckets and buckets[-1] > args.index(broad[0]))):
             # a build directory synced to a bucket is a deploy; a home directory is not
             tags.update({"send", "local_read"})
             stmt.hosts.append("cloud-storage")
@@ -908,6 +935,19 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         elif n in ("shred", "wipe") and any(p.startswith("/dev/") for p in paths):
             tags.add("destroy")
         return
+    if n in ("chmod", "chown", "chgrp") and any(
+        re.fullmatch(r"-[a-z]*r[a-z]*|--recursive", a) for a in low
+    ):
+        paths = [a for a in args[1:] if not a.startswith("-")]
+        mode = next((a for a in args if not a.startswith("-")), "")
+        if any(_BROAD.match(p) and p.rstrip("/*") in _SYSTEM_ROOTS for p in paths) and (
+            n != "chmod" or re.fullmatch(r"0?[0-7]?(?:000|777|666)|[augo]*[=-]r?w?x?|a?\+rwx", mode)
+        ):
+            # every file of the system made unreadable, world-writable or someone
+            # else's: the machine is broken or open
+            tags.add("destroy")
+            stmt.notes.append(f"recursive {n} of a system root")
+        return
     if (
         n == "find"
         and "-exec" in low
@@ -990,6 +1030,11 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         stmt.hosts.append(share)
         if any(lex.SECRET_PATH.search(a) for a in args):
             tags.add("secret")
+        return
+    if n in _SECRET_CLIS and _SECRET_CLIS[n].search(joined):
+        # a CLI that prints a credential: its output is the secret
+        tags.update({"secret", "local_read"})
+        stmt.notes.append(f"{n} prints a credential")
         return
     if n in lex.DUMPERS and (not args or (n == "history" and all(a.isdigit() for a in args))):
         # `history 20` prints the last entries as `history` prints them all
@@ -1366,6 +1411,16 @@ def _shell_command(
                     stmt.tags.add("decode")
                     stmt.notes.append("-EncodedCommand")
                     nested.append(("powershell", decoded))
+                elif _RUNTIME_VALUE.match(args[i + 1]):
+                    # `-EncodedCommand $e`: code kept out of sight until it runs
+                    stmt.tags.update({"decode", "exec"})
+                    stmt.notes.append("-EncodedCommand of a value built elsewhere")
+                break
+            if n in ("pwsh", "powershell") and a in lex.ENCODED_FLAGS and i + 1 == len(args):
+                # the command line ends at the flag: the payload is appended at run
+                # time (`s.Run "powershell -w hidden -e " & enc`)
+                stmt.tags.update({"decode", "exec"})
+                stmt.notes.append("-EncodedCommand appended at run time")
                 break
         else:
             if n in ("pwsh", "powershell") and args and not args[-1].startswith("-"):
@@ -1433,6 +1488,12 @@ def _expand(text: str, values: dict[str, str]) -> str:
         return value
 
     return re.sub(r"\$\{?([A-Za-z_]\w{0,30})\}?", one, text)
+
+
+_SYSTEM_ROOTS = frozenset(
+    {"", "/etc", "/usr", "/bin", "/sbin", "/lib", "/var", "/boot", "/home", "~"}
+)
+_RUNTIME_VALUE = re.compile(r"^['\"]?(?:\$[\w:{]|%\w+%|\$\()")
 
 
 def _utf16_b64(value: str) -> str | None:
@@ -1620,7 +1681,10 @@ _SINK_LITERALS = (
 # command line does not, so the string is analyzed as shell wherever it sits,
 # except where the text before it prints, describes or warns against it
 # (`echo "…"`, `description: "…"`, `never paste things like "…"`).
-_CMD_STRING = re.compile(r"(?P<q>['\"])(?P<s>(?:(?!(?P=q))[^\\\n]|\\.){6,2000})(?P=q)")
+# NOTE: strings of any length are matched and the short ones dropped after: a
+# minimum length here would pair the closing quote of `"shell"` with the opening
+# one of the next string (`"shell", inline: "curl … | bash"`)
+_CMD_STRING = re.compile(r"(?P<q>['\"])(?P<s>(?:(?!(?P=q))[^\\\n]|\\.){0,2000})(?P=q)")
 _CMD_COMPOSED = re.compile(r"\|(?!\|)|\|\||&&|;\s*\S|\$\(|`")
 _CMD_PRINTED = re.compile(
     r"(?i)(?:\b(?:echo|printf|print|println|puts|say|warn|log\w*|logger|console\.\w+|"
@@ -1648,6 +1712,8 @@ def _command_strings(line: str) -> list[str]:
         return out
     for m in _CMD_STRING.finditer(line):
         s = m.group("s")
+        if len(s) < 6:
+            continue
         if "\\" in s:
             s = _unescape_code(s)
         if not (_SHELL_FIRST.match(s) or _CMD_FIRST.match(s)) or not _CMD_COMPOSED.search(s):
@@ -1903,7 +1969,15 @@ def _lines_with_offsets(text: str) -> list[tuple[int, str]]:
 
 _FLOW_TAGS = frozenset(
     {"fetch", "decode", "secret", "local_read", "outside", "connect", "lolbin_fetch"}
+    # a server socket and its accepted clients; an unsafe deserializer's instance
+    | {"listen", "deserialize"}
 )
+_NET_READ = re.compile(
+    r"\.(?:gets|recv|recvfrom|readline|readlines|read|ReadString|ReadLine|ReadBytes|Read|ReadToEnd)\b"
+    r"|<\$\w+>|\bfgets\s*\(\s*\$\w+|\bsysread\s*\("
+)
+"""A read on a connection: what it yields came from the peer."""
+_DESER_CALL = re.compile(r"\.(?:Deserialize|ReadObject|readObject|load|loads|Load)\s*\(")
 
 
 def _first_word(low: str) -> str:
@@ -1958,6 +2032,10 @@ def _flow(model: _Model) -> None:
                 if re.search(r"(?<![\w])\$?\{?" + re.escape(name) + r"\b", stmt.text):
                     inherited |= tags
                     used_hosts.extend(var_hosts.get(name, ()))
+                    if tags & {"connect", "listen"} and _NET_READ.search(stmt.text):
+                        stmt.tags.add("net_read")
+                    if "deserialize" in tags and _DESER_CALL.search(stmt.text):
+                        stmt.tags.add("deserialize")  # the formatter built above, used
                     if tags & {"channel", "connect"} and _CHANNEL_WRITE.search(stmt.text):
                         # data written into an upload stream opened earlier leaves
                         stmt.tags.add("send")
@@ -1977,6 +2055,8 @@ def _flow(model: _Model) -> None:
                 if key and len(key) > 2 and key in low:
                     inherited |= tags
         stmt.inherited = inherited
+        if stmt.tags & {"connect", "listen"} and _NET_READ.search(stmt.text):
+            stmt.tags.add("net_read")
         if "connect" in stmt.tags and not stmt.hosts:
             # the peer of a socket API call (`net.connect(9999, '203.0.113.5')`)
             stmt.hosts.extend(m.group(1).lower() for m in _CONNECT_HOST.finditer(stmt.text))
@@ -2082,12 +2162,21 @@ _DATA_BEFORE = re.compile(
 )
 
 
+_AUTH_BEFORE = re.compile(
+    r"(?i)(?:\bauthorization|\bx-api-key|\bapi-key|\bx-auth-token|\bprivate-token|\bx-access-token"
+    r"|\bx-[\w-]*-token)[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|token|basic|bot)\s+)?[\"']?\Z"
+)
+"""A header that authenticates the request, just before a secret variable."""
+
+
 def _secret_var_as_data(text: str) -> bool:
     """A secret variable in the statement that is data, not the destination: a
     webhook's address kept as a CI secret (`curl -d '{"text":"failed"}'
     "${{ secrets.SLACK_WEBHOOK_URL }}"`) is where the message goes, not what it
     carries; the same variable after `-d`, in a header or in an assignment is data."""
     for m in lex.SECRET_VAR.finditer(text):
+        if _AUTH_BEFORE.search(text, max(0, m.start() - 48), m.start()):
+            continue  # the credential of the request (`-H "Authorization: Bearer $T"`)
         if not _DESTINATION_NAME.search(m.group(0)):
             return True
         if _DATA_BEFORE.search(text, max(0, m.start() - 24), m.start()):
@@ -2205,6 +2294,7 @@ _SPECIAL_NAMES = frozenset(
         *("unzip", "expand-archive", "bsdtar", "printf", "echo"),
         *("rev", "gunzip", "zcat", "uudecode", "hping3", "hping", "nping", "xterm"),
         *("mv", "copy", "cpi", "move", "move-item", "xcopy", "robocopy", "start-bitstransfer"),
+        *("gh", "bw", "heroku", "doppler"),
         # shell arguments of the unknown-tool check
         *("cmd", "cmd.exe", "powershell", "powershell.exe"),
         # _shell_command: wrappers and nested scripts
@@ -2303,7 +2393,7 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
                 model.inert_groups.add(carrier.group)
                 model.inert_bound += _stmt_bound(carrier.text)
                 continue
-            if by_flow and lang in ("shell", "python") and "(" in carrier.text:
+            if by_flow and lang in ("shell", "python"):
                 # a call with no keyword, kept for the value it uses: what another
                 # language's line fetched or read (`load(body)()` after a download)
                 _code(carrier, "code", carrier.text, carrier.start, 0, model)
@@ -2314,7 +2404,15 @@ def _build(text: str, carriers: Sequence[Carrier], *, skip_inert: bool) -> _Mode
         except (RecursionError, ValueError, UnicodeError, IndexError):
             continue
         for stmt in model.stmts[seen:]:
-            if stmt.assigns and stmt.tags & _FLOW_TAGS and len(flowing) < 64:
+            if not stmt.assigns and " = " in stmt.text and (m := _ASSIGN.match(stmt.text)):
+                # `client = server.accept` on a line of its own parses as a shell
+                # command; its assignment still carries what it uses
+                stmt.assigns.append(m.group(1))
+            if (
+                stmt.assigns
+                and len(flowing) < 64
+                and (stmt.tags & _FLOW_TAGS or _uses(stmt.text, flowing))
+            ):
                 flowing.update(stmt.assigns)
         if len(model.stmts) >= MAX_STATEMENTS:
             break

@@ -62,6 +62,9 @@ from memgate.scanning.rules import Rule
 MAX_HITS_PER_RULE = 8
 Level = tuple[Severity, float] | None
 
+_SAME_ORIGIN = re.compile(r"""\s*['"`](?:/(?![/\\])|\.\.?/)""")
+"""Right after a request call's parenthesis: a relative URL, the page's own origin."""
+
 _HOME_DIR = re.compile(
     r"^(?:~|\$HOME|\$\{HOME\})(?:/(?:Documents|Desktop|Downloads|\.config\b.*)?)?/?$"
 )
@@ -269,7 +272,16 @@ class ExfilAnalyzer:
         elif kind == "js_beacon":
             src_re, sink_re = self._js[spec.rule.id]
             src = src_re.search(text)
-            sink = sink_re.search(text) if src else None
+            # a request to a relative URL (`fetch('/api/me', ...)`) goes back to the
+            # page's own origin: a token in it is the app authenticating, not a leak
+            sink = (
+                next(
+                    (m for m in sink_re.finditer(text) if not _SAME_ORIGIN.match(text, m.end())),
+                    None,
+                )
+                if src
+                else None
+            )
             if src and sink and abs(src.start() - sink.start()) <= int(spec.p.get("window", 800)):
                 yield Hit(
                     spec.rule.id,
