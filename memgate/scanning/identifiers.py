@@ -593,6 +593,20 @@ def _key(name: str) -> str:
 _KEY_SEPARATORS = re.compile(r"[\s_\-.]+")
 
 
+def _header_names(header: str, keywords: frozenset[str]) -> bool:
+    """A column header is a label when it is one of the words (`ssn`) or ends in one,
+    whole words (`customer national id`, `belgian national number`): the last words of a
+    header name what its cells hold. Only for rules with `params.qualifiers`, which
+    also say which first words make it another thing's (`order id number`)."""
+    if header in keywords:
+        return True
+    for n in range(1, min(4, header.count(" ") + 1) + 1):
+        tail = " ".join(header.split(" ")[-n:])
+        if tail != header and tail in keywords:
+            return True
+    return False
+
+
 def _words(words: Iterable[str]) -> tuple[str, ...]:
     """Label words as they appear in scanned text: NFKC-normalized (the scanner
     normalizes text first: Thai SARA AM decomposes), lower-cased."""
@@ -783,7 +797,14 @@ class IdentifierAnalyzer:
         if _DECIMAL.fullmatch(text, start, end):
             return False  # a measurement column (`x,sin,cos` / `0.479425538`), not an ID
         header = _column_header(text, start, end)
-        return header is not None and _key(header) in spec.keyword_set
+        if header is None:
+            return False
+        key = _key(header)
+        if spec.qualifiers is None:
+            return key in spec.keyword_set
+        if spec.qualifiers.search(key):
+            return False  # `order_id_number`: another thing's number
+        return _header_names(key, spec.keyword_set)
 
     @staticmethod
     def _labelled_after(spec: _Spec, text: str, labels: _Labels, end: int) -> bool:
