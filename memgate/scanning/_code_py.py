@@ -845,7 +845,9 @@ class _Walker:
         folds = [self.fold(a, env) for a in args]
         taints = tuple(self.taint(a, env) for a in args)
         literal = tuple(f is not None and f[1] <= 1 for f in folds)
-        obf_arg = bool(folds and folds[0] is not None and folds[0][1] == 2)
+        obf_arg = bool(folds and folds[0] is not None and folds[0][1] == 2) or bool(
+            args and _char_built(args[0])
+        )
         receiver: str | None = None
         receiver_taint = 0
         receiver_const: str | None = None
@@ -1252,6 +1254,27 @@ class _Walker:
             if isinstance(base, ast.Constant | ast.JoinedStr | ast.List | ast.Tuple | ast.Dict):
                 return 0
         return LOCAL | args | receiver
+
+
+def _char_built(node: ast.expr) -> bool:
+    """`''.join(chr(int(x, 16)) for x in ...)`, `''.join(map(chr, codes))`: a
+    string assembled from character codes, whatever computes them."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and len(node.args) == 1
+    ):
+        return False
+    arg = node.args[0]
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "map":
+        return bool(arg.args) and isinstance(arg.args[0], ast.Name) and arg.args[0].id == "chr"
+    if isinstance(arg, ast.GeneratorExp | ast.ListComp):
+        return any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "chr"
+            for n in ast.walk(arg.elt)
+        )
+    return False
 
 
 def _is_dunder_literal(node: ast.AST) -> bool:

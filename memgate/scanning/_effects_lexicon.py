@@ -224,6 +224,7 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bconnect\s*\(\s*[A-Z_]*SOCK|\.connect\s*\(\s*\d{2,5}\s*,|\bs_client\b|\bopenssl-connect:"
         # Java / C#: a client socket built with a host or an address family
         # (`new Socket("h", 4444)`, `new Socket(AddressFamily.InterNetwork, ...)`), a NIO channel
+        r"|\brequire\s*\(\s*['\"]net['\"]\s*\)\s*\)?\.(?:Socket|connect|createConnection)\b"
         r"|\bnew\s+(?:java\.net\.)?Socket\s*\(\s*(?:['\"]|[A-Za-z_][\w.]*\s*[,)])|\bSocketChannel\.open\s*\(\s*new\s+InetSocketAddress",
     ),
     (
@@ -857,6 +858,7 @@ GATE_KEYWORDS = (
     *("openstream", "openconnection", "socket.http", "loadstring", "getenv()", "http.request("),
     "& $",  # PowerShell's call operator on a variable
     *("function(buffer", "function(atob", "function(decode", "strrev(", "base64_decode("),
+    *("file_get_contents('http", 'file_get_contents("http', "require('net')", 'require("net")'),
     # a UNC path starting a word: a copy onto another host's share
     " \\\\",
     "'\\\\",

@@ -502,6 +502,11 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         [m.group(1).lower() for a in args for m in lex.URL.finditer(a)] if "://" in joined else []
     )
     stmt.hosts.extend(urls)
+    if name.startswith(("$", "${")) and urls:
+        # a program named by a variable and handed a URL (`$c -s http://… | sh`
+        # after `$c` was built from char codes): a hidden downloader
+        tags.update({"fetch", "fetcher"})
+        stmt.notes.append("a program named by a variable fetches a URL")
     if n in lex.FETCHERS and not any(_URLISH.search(a) for a in args):
         return  # `curl ...|bash` in a sentence names the pattern, it fetches nothing
     if n in lex.FETCHERS:
@@ -1776,6 +1781,11 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
             # what the statement carries (a download, decoded bytes) is that file's
             # content when a later statement runs it
             stmt.writes.extend(_file_key(w.group(1)) for w in _API_WRITE.finditer(line))
+        if "include" in line or "require" in line or "do " in line:
+            # a source file loaded and run by path (PHP include, Ruby / Perl require)
+            for m in _LOAD_PATH.finditer(line):
+                stmt.tags.add("exec_file")
+                stmt.runs.append(_file_key(m.group(1)))
         if "local_read" in stmt.tags and "secret" not in stmt.tags and _project_read(line):
             # one file of the project (a template, a config) read by name is how
             # programs work; what leaves is judged by its name (`secret`) and by
@@ -1796,6 +1806,10 @@ def _code(carrier: Carrier, lang: str, text: str, base: int, depth: int, model: 
                 _nested("shell", script, stmt, carrier, depth, model)
 
 
+_LOAD_PATH = re.compile(
+    r"\b(?:include|require|include_once|require_once|require_relative|do)\s*\(?\s*['\"]"
+    r"((?:/|\.{1,2}/|[A-Za-z]:\\)[^'\"\n]{1,200}\.(?:php|inc|rb|pl|pm|phtml))['\"]"
+)
 _API_WRITE = re.compile(
     # Go, Node, Ruby, PHP, C#, Java, Perl and PowerShell calls that create or write
     # a file named by a literal: group 1 is the path
@@ -1974,9 +1988,10 @@ _FLOW_TAGS = frozenset(
 )
 _NET_READ = re.compile(
     r"\.(?:gets|recv|recvfrom|readline|readlines|read|ReadString|ReadLine|ReadBytes|Read|ReadToEnd)\b"
-    r"|<\$\w+>|\bfgets\s*\(\s*\$\w+|\bsysread\s*\("
+    r"|<\$\w+>|\bfgets\s*\(\s*\$\w+|\bsysread\s*\(|\.on\s*\(\s*['\"]data['\"]"
 )
 """A read on a connection: what it yields came from the peer."""
+_CONNECT_CALL = re.compile(r"\s*\$?([A-Za-z_][\w]*)\s*\.\s*(?:connect|Connect|open)\w*\s*\(")
 _DESER_CALL = re.compile(r"\.(?:Deserialize|ReadObject|readObject|load|loads|Load)\s*\(")
 
 
@@ -2055,6 +2070,9 @@ def _flow(model: _Model) -> None:
                 if key and len(key) > 2 and key in low:
                     inherited |= tags
         stmt.inherited = inherited
+        if "connect" in stmt.tags and (rm := _CONNECT_CALL.match(stmt.text)):
+            # `sock.connect(4444, host)`: the receiver is a connection from here on
+            var_tags.setdefault(rm.group(1), set()).add("connect")
         if stmt.tags & {"connect", "listen"} and _NET_READ.search(stmt.text):
             stmt.tags.add("net_read")
         if "connect" in stmt.tags and not stmt.hosts:
@@ -2086,6 +2104,10 @@ def _flow(model: _Model) -> None:
             for key in stmt.writes:
                 if key:
                     file_tags[key] = set(carried)
+            if "exec_file" in stmt.tags and set(stmt.runs) & set(stmt.writes):
+                # written and run in one statement (`file_put_contents(p, $d); include p`)
+                stmt.inherited |= carried
+                inherited |= carried
             if stmt.writes and "bin/" in stmt.text:
                 for m in _BIN_WRITE.finditer(stmt.text):
                     bin_names[m.group(1).lower()] = set(carried)
