@@ -200,13 +200,22 @@ class GatewayMachine(RuleBasedStateMachine):
     def routing(self) -> Any:
         return self.gateway.routing
 
-    def routed(self, target: Target, source: Source, decision: Decision, sensitive: bool) -> S:
-        """Where routing must send a write (DESIGN.md, policy [routing])."""
+    def routed(
+        self,
+        target: Target,
+        source: Source,
+        decision: Decision,
+        sensitive: bool,
+        trust: float = 1.0,
+    ) -> S:
+        """Where routing must send a write (DESIGN.md, policy [routing]); a write held
+        for review below the review threshold (no reject quorum) is never served."""
         if decision is Decision.REJECT:
             return S.REJECTED
         if target is Target.AUTO:
             target = Target.LONG if source in self.routing.long_term_sources else Target.SHORT
-        if target is Target.SHORT:
+        held = decision is Decision.REVIEW and trust < self.gateway.policy.thresholds.review
+        if target is Target.SHORT and not held:
             return S.TRANSIENT
         if decision is Decision.APPROVE and not sensitive and self.routing.trusted(source):
             return S.APPROVED
@@ -304,7 +313,9 @@ class GatewayMachine(RuleBasedStateMachine):
                 )
             )
         )
-        expected = self.routed(target, source, receipt.decision, _sensitive(receipt))
+        expected = self.routed(
+            target, source, receipt.decision, _sensitive(receipt), receipt.trust_score
+        )
         assert receipt.state is expected, f"routed to {receipt.state}, expected {expected}"
         self.enter(receipt.id, receipt.state, session)
         if receipt.state is S.TRANSIENT:

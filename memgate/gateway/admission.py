@@ -264,7 +264,14 @@ class Admission:
         target = write.target
         if target is Target.AUTO:
             target = Target.LONG if write.source in routing.long_term_sources else Target.SHORT
-        if target is Target.SHORT:
+        # Held, not rejected, for want of a quorum (trust.score): its trust is below
+        # `review`, so it waits for a person in the long-term queue instead of being
+        # served from the short-term pool meanwhile.
+        held = (
+            report.decision is Decision.REVIEW
+            and report.trust_score < self.ctx.policy.thresholds.review
+        )
+        if target is Target.SHORT and not held:
             return PoolName.SHORT, MemoryState.TRANSIENT, Op.ADMITTED
         approved = (
             report.decision is Decision.APPROVE
