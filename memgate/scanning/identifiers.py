@@ -613,9 +613,6 @@ def _words(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(unicodedata.normalize("NFKC", w).lower() for w in words if w))
 
 
-_UNDERSCORE = str.maketrans("_", " ")
-
-
 def _lower(text: str) -> str:
     """`text.lower()`, one character for one (`İ` lowers to two): label positions
     must index the text. `_` reads as a blank: a field name (`bank_account`,
@@ -623,7 +620,8 @@ def _lower(text: str) -> str:
     lower = text.lower()
     if len(lower) != len(text):
         lower = "".join(c if len(low := c.lower()) != 1 else low for c in text)
-    return lower.translate(_UNDERSCORE) if "_" in lower else lower
+    # str.replace, not str.translate: a mapping table costs ~0.5 ms on 2 KB
+    return lower.replace("_", " ") if "_" in lower else lower
 
 
 @dataclass(slots=True)
@@ -730,6 +728,8 @@ class IdentifierAnalyzer:
                 if not spec.keyword_set.isdisjoint(found):
                     yield from self._records(spec, text, labels)
                 continue
+            if spec.label_required and spec.keyword_set.isdisjoint(found):
+                continue  # a set test before the shape's search (only checksum kinds here)
             if spec.shape is not None and spec.shape.search(text) is None:
                 continue  # no match of `regex` can hold no match of its shape
             if spec.kind == "phone":
@@ -743,10 +743,7 @@ class IdentifierAnalyzer:
                 ):
                     yield from self._phones(spec, text, labels)
                 continue
-            if spec.label_required:
-                if spec.keyword_set.isdisjoint(found):
-                    continue
-            else:
+            if not spec.label_required:
                 if longest < 0:
                     longest = _longest_run(text)
                 if longest < spec.digits:

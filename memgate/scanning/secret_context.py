@@ -819,7 +819,7 @@ _PROSE_AFTER = re.compile(
     + r"""(?:(?:the|my|our|her|his|their|your|its|a|an|one)[ \t]+)?"""
     r"""(?:[^\s.;:,。；：，!?！？()（）"'`=]{1,24}[ \t]*){0,4}?\Z"""
 )
-AFTER_WINDOW = 120
+AFTER_WINDOW = 90
 _AFTER_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "passcode", "pw", "pwd"})
 """Not `pass`: before a value it is a verb ("<sha> (Adjust regex to pass new test)")."""
 _AFTER_NEGATION = re.compile(
