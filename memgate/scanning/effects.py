@@ -2250,7 +2250,13 @@ def may_fire(text: str) -> bool:
         _gate().present(text.lower())
         or ("$" in text and _spliced_name(text))
         or ('"' in text and _TOOL_CALL.search(text))
+        # a fenced block is code by its writer's word: its carriers' own keywords
+        # decide (`_carrier_keywords`), not this list of sink words
+        or ("```" in text and _FENCE_OPEN.search(text) is not None)
     )
+
+
+_FENCE_OPEN = re.compile(r"(?m)^[ \t]{0,3}```[ \t]*[\w+#.-]{0,20}[ \t]*$")
 
 
 @lru_cache(maxsize=1)
