@@ -10,7 +10,7 @@ import redis
 
 from memgate.domain.graph import SetAsideRow
 from memgate.graph.backend import SET_ASIDE_KEPT, GraphMoved, Marks, Rows
-from memgate.graph.rows import EventBatch, ReadBatch
+from memgate.graph.rows import EventBatch, ReadBatch, Row
 from memgate.graph.schema import Schema, load_schema
 from memgate.graph.server import FalkorConnection
 
@@ -58,10 +58,12 @@ class FalkorBackend:
 
     def apply_events(self, batch: EventBatch) -> None:
         q = self.schema.queries
+        flows, reflows = _first_writes(batch.flows)
         for name, rows in (
             ("project_memories", batch.memories),
             ("project_writes", batch.writes),
-            ("project_flows", batch.flows),
+            ("project_flows", flows),
+            ("project_reflows", reflows),
             ("project_derived", batch.derived),
             ("project_sources", batch.sources),
             ("project_values", batch.values),
@@ -96,6 +98,25 @@ class FalkorBackend:
     def close(self) -> None:
         with contextlib.suppress(redis.RedisError, OSError):
             self.connection.close()
+
+
+def _first_writes(flows: list[Row]) -> tuple[list[Row], list[Row]]:
+    """A batch's writes split for the taint queries: the first write of each
+    memory by each session (project_flows creates their edges, checking the
+    ones there once per write), and the later ones (project_reflows, run after
+    it, merges edge by edge: within one CREATE query a second write of the same
+    memory would not see the first one's edges)."""
+    seen: set[tuple[Any, Any]] = set()
+    first: list[Row] = []
+    later: list[Row] = []
+    for row in flows:
+        key = (row["mid"], row["session"])
+        if key in seen:
+            later.append(row)
+        else:
+            seen.add(key)
+            first.append(row)
+    return first, later
 
 
 def _aside(rows: list[SetAsideRow]) -> list[str]:

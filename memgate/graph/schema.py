@@ -20,6 +20,7 @@ TEMPLATES = (
     "project_memories",
     "project_writes",
     "project_flows",
+    "project_reflows",
     "project_derived",
     "project_sources",
     "project_values",
