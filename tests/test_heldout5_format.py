@@ -6,8 +6,6 @@ failures name ids, labels and digests only, so running them does not burn the se
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from heldout_schema import rows, set_modules
@@ -55,43 +53,6 @@ def test_validation_catches_broken_books() -> None:
     assert not any("checksum" in p for p in h5core.validate(book))
     book.gens[0].checks.pop()
     assert h5core.validate(book) == []
-
-
-def test_every_row_sits_in_the_file_its_label_allows() -> None:
-    (make,) = set_modules(SET, "make_heldout5")
-    book = make.build()
-    assert make.file_problems(book) == []
-    on_disk = {str(r["id"]): stem for stem, r in _rows()}
-    assert on_disk == book.files
-
-
-def test_counts_mode_prints_tables_and_writes_nothing(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, str(SET / "make_heldout5.py"), "--counts", "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.startswith(f"{len(_rows())} items;")
-    assert "| label / family |" in proc.stdout
-    assert list(tmp_path.iterdir()) == []
-    texts = {str(r["text"]) for _, r in _rows()}
-    assert not any(len(t) > 40 and t in proc.stdout for t in texts)
-
-
-def test_readme_counts_match_the_generator() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(SET / "make_heldout5.py"), "--counts"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    readme = (SET / "README.md").read_text(encoding="utf-8")
-    assert proc.stdout.strip() in readme
 
 
 def test_benign_is_at_least_two_fifths_and_varied() -> None:

@@ -133,3 +133,36 @@ def test_eval_detection_loader_reads_the_set(hs: HeldoutSet, split: str) -> None
     cases = ev.heldout_cases(hs.path, split)
     want = {str(r["id"]) for _, r in rows(hs.path) if ev.heldout_split(str(r["id"])) == split}
     assert {c.ident for c in cases} == want
+
+
+# Sets from 4 on also say which file each label belongs in, and print their README's
+# count tables with --counts.
+COUNTED = [p for p in SETS if p.id != "heldout3"]
+
+
+@pytest.mark.parametrize("hs", COUNTED)
+def test_every_row_sits_in_the_file_its_label_allows(hs: HeldoutSet) -> None:
+    (make,) = set_modules(hs.path, hs.make)
+    book = make.build()
+    assert make.file_problems(book) == []
+    on_disk = {str(r["id"]): stem for stem, r in rows(hs.path)}
+    assert on_disk == book.files
+
+
+@pytest.mark.parametrize("hs", COUNTED)
+def test_counts_mode_prints_tables_and_writes_nothing(hs: HeldoutSet, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(hs.path / f"{hs.make}.py"), "--counts", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith(f"{len(rows(hs.path))} items;")
+    assert "| label / family |" in proc.stdout
+    assert list(tmp_path.iterdir()) == []
+    texts = {str(r["text"]) for _, r in rows(hs.path)}
+    assert not any(len(t) > 40 and t in proc.stdout for t in texts)
+    readme = (hs.path / "README.md").read_text(encoding="utf-8")
+    assert proc.stdout.strip() in readme  # the README's counts are the generator's
