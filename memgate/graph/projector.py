@@ -4,8 +4,9 @@ into the graph, and answers investigations (the `ProvenanceGraph` port).
 SQLite is the source of truth and the queue: the projector pulls from it with
 high-water marks (`Store.records(after_seq)`, `Store.reads_after(cursor)`), so a
 write or read never waits for the graph and nothing is lost while it is down.
-Between the puller and the graph writer sits a bounded queue of batches (~500
-rows each, one UNWIND each): memory stays bounded when the graph is slow.
+Between the puller and the graph writer sits a bounded queue of batches (500
+log records or 2,000 reads each, reads in one UNWIND): memory stays bounded when
+the graph is slow.
 
 The marks live in the graph itself (a `Meta` node), moving in the same query as
 the reads they cover, and after the idempotent queries of an events batch. On
@@ -64,6 +65,11 @@ from memgate.graph.server import GraphRefused
 
 log = logging.getLogger(__name__)
 BATCH = 500
+"""Log records per events batch."""
+READ_BATCH = 2000
+"""Reads per reads batch (one query). Larger than an events batch: on the 1M-edge
+graph a query of 2,000 reads took a third less server CPU per read than four of
+500 (29.6 -> 18.8 s for 1M reads), the per-query cost growing with the graph."""
 QUEUE_BATCHES = 4
 POLL_SECONDS = 0.05
 PUSHED_POLL_SECONDS = 1.0
@@ -108,6 +114,7 @@ class GraphProjection:
         backend: GraphBackend,
         *,
         batch: int = BATCH,
+        read_batch: int = READ_BATCH,
         queue_batches: int = QUEUE_BATCHES,
         poll_seconds: float = POLL_SECONDS,
         lease: Lease | None = None,
@@ -120,6 +127,7 @@ class GraphProjection:
         self.leader = lease is None
         """Whether this replica runs the projector now (always, without a lease)."""
         self._batch = batch
+        self._read_batch = read_batch
         self._queue_batches = queue_batches
         self._poll = poll_seconds
         self._idle_poll = poll_seconds
@@ -326,12 +334,12 @@ class GraphProjection:
             records = await self.store.records(after_seq=events_mark, limit=self._batch)
             # Reads after the events fetch: every read committed before these events.
             while True:
-                reads = await self.store.reads_after(reads_mark, self._batch)
+                reads = await self.store.reads_after(reads_mark, self._read_batch)
                 if not reads:
                     break
                 await queue.put(("reads", reads))
                 reads_mark = reads[-1][0]
-                if len(reads) < self._batch:
+                if len(reads) < self._read_batch:
                     break
             if records:
                 await queue.put(("events", records))
