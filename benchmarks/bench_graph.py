@@ -30,6 +30,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
+import os
 import random
 import shutil
 import statistics
@@ -144,21 +146,38 @@ def projection(gateway: Gateway) -> GraphProjection:
     return gateway.graph
 
 
+def _server_cpu(graph: GraphProjection) -> float:
+    """CPU seconds of the embedded FalkorDB server process (and its reaped
+    children: background saves), nan when it cannot be read."""
+    pid = getattr(getattr(graph.backend, "connection", None), "server_pid", 0)
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return float("nan")
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 async def project(gateway: Gateway, reads: int, events: int) -> dict[str, float]:
     graph = projection(gateway)
     started = time.perf_counter()
+    # The embedded server starts with the projector: 0 s before it answers.
+    cpu = [(time.process_time(), _server_cpu(graph))]
+    if math.isnan(cpu[0][1]):
+        cpu[0] = (cpu[0][0], 0.0)
     reads_done = None
     while True:
         status = await gateway.projection_status()
         now = time.perf_counter()
         if reads_done is None and graph.projected_reads >= reads:
             reads_done = now
+            cpu.append((time.process_time(), _server_cpu(graph)))
         if status.available and status.lag == 0 and graph.projected_events >= events:
             break
         if status.last_error:
             print("graph error:", status.last_error, file=sys.stderr)
         await asyncio.sleep(0.05)
     done = time.perf_counter()
+    cpu.append((time.process_time(), _server_cpu(graph)))
     assert reads_done is not None
     # Reads are drained before events; the first events batch may go first.
     return {
@@ -167,6 +186,11 @@ async def project(gateway: Gateway, reads: int, events: int) -> dict[str, float]
         "events_seconds": done - reads_done,
         "events_per_s": events / max(done - reads_done, 1e-9),
         "total_seconds": done - started,
+        # CPU seconds per phase: this process (all threads) and the server.
+        "reads_client_cpu_s": cpu[1][0] - cpu[0][0],
+        "reads_server_cpu_s": cpu[1][1] - cpu[0][1],
+        "events_client_cpu_s": cpu[2][0] - cpu[1][0],
+        "events_server_cpu_s": cpu[2][1] - cpu[1][1],
     }
 
 
@@ -303,6 +327,8 @@ async def main() -> None:
                 proj = {k: float("nan") for k in ("reads_seconds", "read_links_per_s")}
                 proj |= {k: float("nan") for k in ("events_seconds", "events_per_s")}
                 proj["total_seconds"] = float("nan")
+                for phase in ("reads", "events"):
+                    proj[f"{phase}_client_cpu_s"] = proj[f"{phase}_server_cpu_s"] = float("nan")
             else:
                 proj = await project(gateway, counts["reads"], counts["events"])
             print(f"projected: {proj}", file=sys.stderr)
@@ -318,6 +344,7 @@ async def main() -> None:
     finally:
         if not (args.keep or reuse):
             shutil.rmtree(root, ignore_errors=True)
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     rows = [
         "| measure | value | target |",
         "|---|---|---|",
@@ -326,6 +353,11 @@ async def main() -> None:
         f"| read links projected per second | {proj['read_links_per_s']:,.0f} | >= 20,000 |",
         f"| events projected per second (with taint edges) | {proj['events_per_s']:,.0f} | |",
         f"| full projection from scratch | {proj['total_seconds']:.1f} s | |",
+        f"| projection CPU, reads phase: client / server | {proj['reads_client_cpu_s']:.1f} /"
+        f" {proj['reads_server_cpu_s']:.1f} s | |",
+        f"| projection CPU, events phase: client / server | {proj['events_client_cpu_s']:.1f} /"
+        f" {proj['events_server_cpu_s']:.1f} s | |",
+        f"| load average (1 / 5 / 15 min) at the end | {load} | |",
         f"| Gateway.read p50, graph off | {latency['off_p50_us']:.0f} us | |",
         f"| Gateway.read p50, graph on (projecting) | {latency['on_p50_us']:.0f} us | |",
         f"| read-path overhead | {latency['overhead_pct']:+.1f} % | <= 5 % |",
