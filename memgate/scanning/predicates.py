@@ -437,6 +437,38 @@ def is_non_personal_email(value: str, context: str = "") -> bool:
     return bool(_GIT_TRAILER.search(_before(value, context, 80).lower()))
 
 
+_MAIL_ADDRESS_HEADER = re.compile(
+    r"(?im)^[ \t>]*(?:from|to|cc|bcc|reply-to|sender|发件人|收件人|抄送|密送|寄件人|收件者|發件人|收件人|寄件者)"
+    r"[ \t]*[:：]"
+)
+_MAIL_OTHER_HEADER = re.compile(
+    r"(?im)^[ \t>]*(?:from|to|cc|date|sent|subject|发件人|收件人|抄送|时间|日期|主题|發件人|主旨|寄件日期)"
+    r"[ \t]*[:：]"
+)
+MAIL_ENVELOPE_ADDRESSES = 3
+"""A header line with more addresses than this is a list, not a message's envelope."""
+
+
+def is_mail_envelope(value: str, context: str = "") -> bool:
+    """Filter: the address stands in an address header (From, To, Cc, 发件人, 收件人...)
+    of a message whose header block shows another header line next to it (Date,
+    Subject, 主题, 时间...), with at most MAIL_ENVELOPE_ADDRESSES addresses on the
+    line: the sender and recipients of an e-mail kept as a memory are the
+    message's envelope, not a record of someone's contact data. A lone "From: ...",
+    a contact list or a long recipient list are not."""
+    at = context.find(value)
+    if at < 0:
+        return False
+    start = context.rfind("\n", 0, at) + 1
+    end = context.find("\n", at)
+    end = len(context) if end < 0 else end
+    line = context[start:end]
+    if not _MAIL_ADDRESS_HEADER.match(line) or line.count("@") > MAIL_ENVELOPE_ADDRESSES:
+        return False
+    around = context[:start] + context[end:]
+    return bool(_MAIL_OTHER_HEADER.search(around))
+
+
 _LOCAL_SEPARATORS = re.compile(r"[-_.+]")
 
 
@@ -895,6 +927,7 @@ FILTERS: dict[str, Predicate] = {
     "benign_key": is_benign_key,
     "test_card": is_test_card,
     "non_personal_email": is_non_personal_email,
+    "mail_envelope": is_mail_envelope,
     "example_context": is_example_context,
     "public_value": is_public_value,
     "not_phone": is_not_phone,
