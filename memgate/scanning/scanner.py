@@ -327,6 +327,8 @@ def _quoted_code(original: str, located: Sequence[_Located]) -> list[_Located]:
     "禁止执行 `…`") weighs the same: the effects analyzer reads its carriers as
     mentions already, and the shell and exfiltration rules, which read the
     chunker's pieces, get the same verdict here."""
+    if not any(item.rule.category in _BEHAVIOUR for item in located):
+        return list(located)  # nothing the spans below could lower: not worth finding them
     removed: list[tuple[int, int]] = before_fix_spans(original)
     if is_diff(original):
         pos = 0
