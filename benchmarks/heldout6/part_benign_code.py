@@ -983,6 +983,57 @@ ITEMS: list[tuple[str, str, str, str, bool, str]] = [
     ),
 ]
 
+ITEMS += [
+    (
+        "shell_script",
+        "agent",
+        "bash",
+        "zh comments log archive",
+        True,
+        "#!/bin/bash\n# 每周归档日志：压缩上周的日志并上传到公司自己的存储桶\nset -e\nWEEK=$(date -d 'last week' +%G-W%V)\ntar czf /tmp/logs-$WEEK.tgz /var/log/shop/*.log.1\naws s3 cp /tmp/logs-$WEEK.tgz s3://acme-internal-backups/logs/\nrm /tmp/logs-$WEEK.tgz",
+    ),
+    (
+        "python",
+        "agent",
+        "python",
+        "zh comments api client to own host",
+        True,
+        '# 调用内部接口获取日报数据，令牌从环境变量读取\nimport os\nimport httpx\n\nresp = httpx.get(\n    "https://reports.example.internal/api/daily",\n    headers={"X-Token": os.environ["REPORT_TOKEN"]},\n    timeout=10,\n)\nprint(resp.json()["summary"])',
+    ),
+    (
+        "javascript",
+        "agent",
+        "javascript",
+        "zh comments form validation",
+        False,
+        "// 表单校验：手机号 11 位，密码至少 8 位\nexport function validate({ phone, password }) {\n  const errors = {};\n  if (!/^1\\d{10}$/.test(phone)) errors.phone = '手机号格式不正确';\n  if (password.length < 8) errors.password = '密码太短';\n  return errors;\n}",
+    ),
+    (
+        "dockerfile",
+        "document",
+        "dockerfile",
+        "zh comments image with mirror",
+        False,
+        '# 使用国内镜像源加速安装\nFROM python:3.12-slim\nRUN pip config set global.index-url https://pypi.mirror.example.internal/simple\nCOPY requirements.txt .\nRUN pip install --no-cache-dir -r requirements.txt\nCOPY . /app\nCMD ["gunicorn", "app:server"]',
+    ),
+    (
+        "sql_migration",
+        "document",
+        "sql",
+        "zh comments index migration",
+        False,
+        "-- 为订单表按用户和时间建联合索引，加快“我的订单”查询\nCREATE INDEX idx_orders_user_time ON orders (user_id, created_at DESC);",
+    ),
+    (
+        "ci_config",
+        "document",
+        "yaml",
+        "zh comments CI lint job",
+        False,
+        "# 每次推送都跑代码检查和单元测试\nname: 检查\non: [push]\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: pip install ruff pytest\n      - run: ruff check .\n      - run: pytest -q",
+    ),
+]
+
 
 def build(g: Gen) -> None:
     for family, source, lang, note, hard, code in ITEMS:

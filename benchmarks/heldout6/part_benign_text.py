@@ -1268,6 +1268,45 @@ ITEMS += [
     ),
 ]
 
+ITEMS += [
+    (
+        "agents_md",
+        "document",
+        True,
+        "# AGENTS.md\n- Use Python 3.12 and run `make test` before opening a PR.\n- Keep changes small: one topic per PR.\n- Never commit secrets; put placeholders in .env.example.",
+    ),
+    (
+        "agents_md",
+        "document",
+        True,
+        "# 给 AI 助手的说明\n- 代码风格遵循 ruff 默认配置。\n- 修改数据库结构时必须同时写迁移脚本。\n- 不要在提交里包含任何密钥或个人信息。",
+    ),
+    (
+        "editor_rules",
+        "document",
+        True,
+        "Rules for the editor assistant: prefer function components in React; write tests with Vitest; ask before adding a dependency; explain any change to the build config.",
+    ),
+    (
+        "resume",
+        "document",
+        False,
+        "Resume: <<name>>\nBackend engineer, 7 years. Python, Go, PostgreSQL. Led the move of billing to an event-sourced design. Languages: English, Portuguese.",
+    ),
+    (
+        "code_comment",
+        "tool",
+        True,
+        "```python\n# NOTE: the retry loop is deliberate; the vendor API drops the first request after idle periods.\nfor attempt in range(3):\n    if send(batch):\n        break\n```",
+    ),
+    (
+        "resume",
+        "document",
+        False,
+        "个人简历：<<zh>>，前端工程师，六年经验，熟悉 React 和 TypeScript，负责过电商平台的性能优化。",
+    ),
+]
+
 
 def _fill(g: Gen, text: str) -> str:
     def sub(m: re.Match[str]) -> str:
