@@ -176,7 +176,7 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bGet-ChildItem\b[^|\n]{0,40}\s(?:-Path\s+)?['\"]?(?:[A-Za-z]:\\?|[A-Za-z]:\\(?:Users|Windows|ProgramData)\\?|\$env:(?:USERPROFILE|SystemRoot|HOMEPATH)|\$HOME|~)['\"]?\s[^|\n]{0,40}-Recurse[^|\n]{0,40}\|\s*(?:Remove-Item|ri|rm|del)\b"
         # a database or a whole keyspace dropped
         # (the statement itself, not a sentence naming it)
-        r"|^\s*(?:[\w.-]+\s+-e\s+['\"])?DROP\s+DATABASE\s+(?!IF\s+EXISTS\b)(?!\w*(?:test|tmp|temp|scratch|dev|local)\w*\b)[\w`\"\[][^\s;]*\s*;?['\"]?\s*$"
+        r"|^\s*(?:[\w.-]+\s+(?:[\w.=-]+\s+){0,4}-[ec]\s+['\"])?DROP\s+DATABASE\s+(?!IF\s+EXISTS\b)(?!\w*(?:test|tmp|temp|scratch|dev|local)\w*\b)[\w`\"\[][^\s;]*\s*;?['\"]?\s*$"
         r"|^\s*db\.dropDatabase\s*\(\s*\)\s*;?\s*$",
     ),
     (

@@ -92,7 +92,7 @@ _PATHISH = re.compile(
     re.IGNORECASE,
 )
 _BROAD = re.compile(
-    r"""^['"]?(?:/|/\*|~|~/|~/\*|\$HOME/?\*?|\$\{HOME\}/?\*?|/(?:home|root|etc|usr|var|boot|bin|sbin|lib|lib64|opt|srv|sys|dev)(?:/\*?|/\.\*)?|\*|\.\*|[A-Za-z]:\\?\*?|[A-Za-z]:/|%SystemDrive%\\?|%USERPROFILE%\\?|\$env:USERPROFILE\\?\*?|\$env:SystemDrive\\?|C:\\Users\\?\*?|C:\\Windows\\?)['"]?$""",
+    r"""^['"]?(?:/|/\*|~|~/|~/\*|~/\.\*|\$HOME/?\*?|\$HOME/\.\*|\$\{HOME\}/?\*?|\$\{HOME\}/\.\*|/(?:home|root|etc|usr|var|boot|bin|sbin|lib|lib64|opt|srv|sys|dev)(?:/\*?|/\.\*)?|\*|\.\*|[A-Za-z]:\\?\*?|[A-Za-z]:/|%SystemDrive%\\?|%USERPROFILE%\\?|\$env:USERPROFILE\\?\*?|\$env:SystemDrive\\?|C:\\Users\\?\*?|C:\\Windows\\?)['"]?$""",
     re.IGNORECASE,
 )
 _SEVERITIES = {s.value: s for s in Severity}
@@ -416,15 +416,26 @@ def _ssh_host(args: Sequence[str]) -> str | None:
     return None
 
 
+_PROTECTED_NS = re.compile(r"default|kube-system|kube-public|prod\w*|production[\w-]*|live|main|[\w-]*-prod(?:uction)?")
+
+
 def _cluster_wide_delete(n: str, low: Sequence[str]) -> bool:
     """A command that deletes a cluster's, a project's or an account's resources
     wholesale: every namespace or object of a kind, a whole stack, a bucket with its
     contents, a resource group."""
     if n == "kubectl" and low[:1] == ["delete"]:
         kinds = {"namespace", "namespaces", "ns", "all", "pv", "pvc", "nodes", "node"}
-        return ("--all" in low or "--all-namespaces" in low or "-a" in low) and bool(
+        if ("--all" in low or "--all-namespaces" in low or "-a" in low) and bool(
             kinds & set(low) or "--all-namespaces" in low
-        )
+        ):
+            return True
+        # a namespace is every object in it: deleted by force (no graceful
+        # termination) or one the cluster or production runs in
+        if low[1:2] and low[1] in ("namespace", "namespaces", "ns"):
+            forced = "--force" in low or "--grace-period=0" in low or "--now" in low
+            names = [a for a in low[2:] if not a.startswith("-")]
+            return forced or any(_PROTECTED_NS.fullmatch(a) for a in names)
+        return False
     if n in ("terraform", "tofu", "pulumi") and "destroy" in low:
         return any(a in ("-auto-approve", "--auto-approve", "--yes", "-y") for a in low)
     if n == "aws" and low[:2] == ["s3", "rb"]:
@@ -937,8 +948,12 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
         if "--no-preserve-root" in low or (rec and force and any(_BROAD.match(p) for p in paths)):
             tags.add("destroy")
             stmt.notes.append("recursive delete of a broad scope")
-        elif n in ("shred", "wipe") and any(p.startswith("/dev/") for p in paths):
+        elif n in ("shred", "wipe", "srm") and any(
+            p.startswith("/dev/") or _BROAD.match(p) for p in paths
+        ):
+            # a disk or a broad scope overwritten beyond recovery
             tags.add("destroy")
+            stmt.notes.append("files wiped beyond recovery")
         return
     if n in ("chmod", "chown", "chgrp") and any(
         re.fullmatch(r"-[a-z]*r[a-z]*|--recursive", a) for a in low
