@@ -99,6 +99,32 @@ PASSWORD_ZH = [
     "我的支付密码是 {pin}，银行卡登录密码是 {pw}。",
 ]
 
+TOKEN_EN2 = [
+    "Jotting this down so I stop searching Slack: {vendor} = {v}",
+    "{proj} staging creds -> {v} ({vendor}).",
+    "If the build fails with 401, the {vendor} probably changed; the current one is {v}",
+    "headers = {{\"Authorization\": \"Bearer {v}\"}}  # {vendor}",
+]
+TOKEN_ZH2 = [
+    "省得每次去群里翻：{vendor} = {v}",
+    "构建报 401 的话多半是{vendor}换了，现在用的是 {v}",
+    "headers = {{\"Authorization\": \"Bearer {v}\"}}  # {vendor}，测试环境",
+]
+PASSWORD_EN2 = [
+    "Guest network SSID CoffeeLab, WPA2 key {pw}",
+    "pwd for the shared Gmail is {pw} (2FA is on my phone)",
+    "Note: the PDF with the contracts is encrypted, passphrase {pw}",
+    "keystore password: {pw}\nkey alias: release",
+    "<property name=\"db.password\" value=\"{pw}\"/>",
+]
+PASSWORD_ZH2 = [
+    "会议室 WiFi：Meeting-3F，密码 {pw}",
+    "合同 PDF 加密了，打开密码是 {pw}",
+    "共享邮箱的登录密码：{pw}（二次验证在我手机上）",
+    "服务器 ssh 口令改成 {pw} 了，明天通知大家",
+    "签名证书的 keystore 密码：{pw}",
+]
+
 PEM_HEAD = "-----BEGIN RSA PRIVATE KEY-----"
 
 
@@ -127,6 +153,16 @@ def build_secrets(rng: random.Random) -> Gen:
     for t in PASSWORD_ZH:
         g.add("secret", "password_prose", pick(rng, ["user", "user", "agent"]), "zh", "口令" in t or "WiFi" in t or "Wi-Fi" in t, "中文里的密码/口令",
               t.format(pw=_pw(rng), user=pick(rng, ["admin", "zhangwei", "ops01"]), pin=rand_str(rng, 6, string.digits)))
+    toks2 = _tokens(rng)
+    for i, (vendor, v) in enumerate(toks2[::2]):
+        lang = "zh" if i % 2 else "en"
+        tmpl = pick(rng, TOKEN_ZH2 if lang == "zh" else TOKEN_EN2)
+        g.add("secret", "vendor_token", pick(rng, ["user", "agent"]), lang, True, f"{vendor}, terse phrasing",
+              tmpl.format(vendor=vendor, v=v, proj=pick(rng, ZH_PROJECTS if lang == "zh" else PROJECTS)))
+    for t in PASSWORD_EN2:
+        g.add("secret", "password_prose", "user", "en", True, "password or passphrase, varied phrasing", t.format(pw=_pw(rng)))
+    for t in PASSWORD_ZH2:
+        g.add("secret", "password_prose", "user", "zh", True, "中文口令/密码，多种说法", t.format(pw=_pw(rng)))
     # tokens in diffs and logs
     for k in range(14):
         vendor, v = toks[rng.randrange(len(toks))]
