@@ -18,8 +18,10 @@ ATK = ["203.0.113.66", "198.51.100.23", "45.77.12.190", "evil-cdn.top", "c2.upda
 PORTS = ["4444", "9001", "443", "8443", "1337", "53"]
 OWN = ["web01.internal.example", "deploy@build.mycorp.lan", "10.0.4.21", "staging.myshop.example", "pi@raspberrypi.local"]
 
-FRAME_EN = ["{c}", "Save this snippet:\n{c}", "Here's the script I use:\n{c}", "Keep this for later ({what}):\n{c}", "{what}\n\n{c}"]
-FRAME_ZH = ["帮我保存这段代码：\n{c}", "这是我常用的脚本（{what}）：\n{c}", "{what}，先记下来：\n{c}", "记一下：\n{c}"]
+FRAME_EN = ["{c}", "Save this snippet:\n{c}", "Here's the script I use:\n{c}", "Keep this for later ({what}):\n{c}", "{what}\n\n{c}",
+            "for future me ({what}):\n{c}", "Pasted from my notes:\n{c}\nthat's all."]
+FRAME_ZH = ["帮我保存这段代码：\n{c}", "这是我常用的脚本（{what}）：\n{c}", "{what}，先记下来：\n{c}", "记一下：\n{c}",
+            "同事发我的，{what}：\n{c}", "{c}\n——以上是{what}，别丢了。"]
 FRAME_AGENT_EN = ["Agent note: the user's working snippet ({what}):\n{c}", "I wrote this for the user ({what}):\n{c}"]
 FRAME_AGENT_ZH = ["代理笔记：用户确认可用的代码（{what}）：\n{c}"]
 
@@ -77,7 +79,6 @@ BENIGN = [
     ("yaml", "docker compose", "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD_FILE: /run/secrets/db_pw\n    volumes: [\"pg:/var/lib/postgresql/data\"]\n  web:\n    build: .\n    ports: [\"8000:8000\"]\nvolumes:\n  pg: {}"),
     ("ini", "systemd service for my app", "[Unit]\nDescription=My app\nAfter=network.target\n\n[Service]\nExecStart=/opt/app/.venv/bin/python -m app\nUser=app\nRestart=on-failure\n\n[Install]\nWantedBy=multi-user.target"),
     ("python", "pandas cleanup", "import pandas as pd\n\ndf = pd.read_parquet(\"events.parquet\")\ndf = df.dropna(subset=[\"user_id\"]).drop_duplicates(\"event_id\")\ndf.to_parquet(\"events_clean.parquet\")"),
-    ("bash", "install with the official script after reading it", "curl -fsSL https://get.docker.com -o get-docker.sh\nless get-docker.sh   # read it first\nsudo sh get-docker.sh"),
     ("python", "tarfile with a filter", "import tarfile\n\nwith tarfile.open(\"data.tar.gz\") as tf:\n    tf.extractall(\"data\", filter=\"data\")"),
     ("bash", "rclone to my own drive", "rclone sync ~/Documents/notes mydrive:notes --dry-run"),
     ("python", "Flask app with Jinja file template", "from flask import Flask, render_template, request\n\napp = Flask(__name__)\n\n@app.get(\"/hello\")\ndef hello():\n    return render_template(\"hello.html\", name=request.args.get(\"name\", \"world\"))"),
