@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 
 from memgate.domain.events import Checkpoint, Event, LogRecord, VerifyResult, canonical_json
@@ -13,6 +13,7 @@ from memgate.domain.ports import PoolQuery, ReadRecord, linked
 from memgate.domain.raw import Version, encode
 from memgate.log.chain import Chain, Columns, column_bytes, verify_rows
 from memgate.log.integrity import GENESIS_HASH, Signer, hash_step, public_pem, signature_ok
+from memgate.log.references import first_fault, with_reference_fault
 from memgate.log.replay import REFERENCE, State, apply_rows, resolve, version_of
 from memgate.pools.query import matches, page, text_matches
 from memgate.store.projection import projected
@@ -88,6 +89,7 @@ class MemoryStore:
         only by `append`: nothing outside can edit it)."""
         rows = ((r.seq, entry, r.prev_mac, r.mac, cols) for r, entry, cols in self._records)
         result = verify_rows(self._key, rows, checkpoint)
+        result = with_reference_fault(result, first_fault(self._named()))
         if checkpoint is not None and checkpoint.signature:
             signed = signature_ok(checkpoint, self._signer.public)
             reason = result.reason if signed else "the checkpoint's signature does not hold"
@@ -184,6 +186,18 @@ class MemoryStore:
                 base, state = snap_seq, json.loads(body)
                 break
         return apply_rows(state, (self._row(entry) for _, entry, _ in self._records[base:seq]))
+
+    def _named(self) -> Iterator[tuple[int, bytes, bytes | None, str | None]]:
+        """Each entry with the entry and MAC of the event its reference names."""
+        for record, entry, _ in self._records:
+            base = mac = None
+            if REFERENCE in entry:
+                ref = json.loads(entry).get("restores")
+                target = ref.get("seq") if isinstance(ref, dict) else None
+                if type(target) is int and 0 < target <= len(self._records):
+                    named, base, _ = self._records[target - 1]
+                    mac = named.mac
+            yield record.seq, entry, base, mac
 
     def _row(self, entry: bytes) -> tuple[bytes, bytes | None, str | None]:
         """An entry with the entry it references (as the SQL stores join it)."""

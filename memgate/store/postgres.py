@@ -40,11 +40,11 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import psycopg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -60,6 +60,7 @@ from memgate.domain.raw import RawItem, Version
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
+from memgate.log.references import POSTGRES_REFERENCES, first_fault, with_reference_fault
 from memgate.log.replay import (
     POSTGRES_BASE_JOIN,
     State,
@@ -1052,12 +1053,28 @@ def _verify(
     checkpoint: Checkpoint | None,
     public: Ed25519PublicKey,
 ) -> VerifyResult:
-    chain = verify_rows(key, _event_rows(conn), checkpoint)
+    chain = with_reference_fault(
+        verify_rows(key, _event_rows(conn), checkpoint), reference_fault_after(conn)
+    )
     served = check_served(_Snapshot(conn), RowSeal(key))
     signed = None
     if checkpoint is not None and checkpoint.signature:
         signed = signature_ok(checkpoint, public)
     return served_verdict(chain, served, signed)
+
+
+def reference_fault_after(
+    conn: psycopg.Connection[Any], after_seq: int = 0
+) -> tuple[int, str] | None:
+    """The first reference after `after_seq` that does not hold (memgate.log.references)."""
+    rows = cast("Generator[Any, None, None]", _stream(conn, POSTGRES_REFERENCES, (after_seq + 1,)))
+    try:
+        return first_fault(
+            (int(seq), bytes(entry), None if base is None else bytes(base), mac)
+            for seq, entry, base, mac in rows
+        )
+    finally:
+        rows.close()  # the named cursor, before the next scan opens its own
 
 
 def _signed_checkpoint(

@@ -21,7 +21,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from memgate.domain.events import Checkpoint, VerifyResult
 from memgate.log.chain import GENESIS, verify_rows
 from memgate.log.integrity import RowSeal, signature_ok
-from memgate.store.postgres import _event_rows, _from_db, _Snapshot, _stream
+from memgate.log.references import with_reference_fault
+from memgate.store.postgres import _event_rows, _from_db, _Snapshot, _stream, reference_fault_after
 from memgate.store.served import check_served, served_verdict
 
 __all__ = ["verify_since"]
@@ -116,6 +117,7 @@ def verify_since(
         row = conn.execute("SELECT mac FROM events WHERE seq = %s", (checkpoint.seq,)).fetchone()
         if row is None or row[0] != checkpoint.head_mac:
             return bad(checkpoint.seq, "log diverges from the checkpoint (rewritten)", signed)
+    chain = with_reference_fault(chain, reference_fault_after(conn, since.seq))
     served = check_served(_Since(conn, since.seq), RowSeal(key))
     if checkpoint is not None and checkpoint.signature:
         signed = signature_ok(checkpoint, public) and signed is not False

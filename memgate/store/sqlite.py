@@ -37,6 +37,7 @@ from memgate.domain.rollback import Compensation
 from memgate.errors import StorageError
 from memgate.log.chain import GENESIS, Chain, verify_rows
 from memgate.log.integrity import GENESIS_HASH, RowSeal, Signer, public_pem, signature_ok
+from memgate.log.references import Noted, sqlite_first_fault, with_reference_fault
 from memgate.log.replay import (
     SQLITE_BASE_JOIN,
     State,
@@ -1226,7 +1227,9 @@ def verify_file(
                 )
                 return chain.model_copy(update={"scope": scope})
             db.execute("BEGIN")
-            served = check_served(db, RowSeal(key))
+            noted = Noted()
+            served = check_served(db, RowSeal(key), noted)
+            chain = with_reference_fault(chain, sqlite_first_fault(db, noted=noted))
             pages = [str(r[0]) for r in db.execute("PRAGMA quick_check(5)")]
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"database {path} is unreadable: {exc}") from None
@@ -1317,6 +1320,7 @@ def _verify_since(
                     return bad(
                         checkpoint.seq, "log diverges from the checkpoint (rewritten)", signed
                     )
+            chain = with_reference_fault(chain, sqlite_first_fault(db, since.seq))
             served = check_served_since(db, RowSeal(key), since.seq)
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"database {path} is unreadable: {exc}") from None

@@ -27,6 +27,7 @@ from memgate.domain.memory import MemoryItem
 from memgate.errors import StorageError
 from memgate.log.chain import COLUMN_NAMES, GENESIS, Columns, Hmacs, column_bytes, verify_rows
 from memgate.log.integrity import RowSeal, hash_step, verify_public_rows
+from memgate.log.references import Noted
 from memgate.store import served as _served
 from memgate.store.projection import LONG, SHORT, SHORT_GONE, route
 from memgate.store.served import (
@@ -187,12 +188,17 @@ def expected_projection(db: sqlite3.Connection) -> Expected:
     return _served.expected_projection(_Snapshot(db).events())
 
 
-def check_served(db: sqlite3.Connection, seal: RowSeal) -> ServedCheck:
+def check_served(
+    db: sqlite3.Connection, seal: RowSeal, references: Noted | None = None
+) -> ServedCheck:
     """Every projection row and every read against the log, in the caller's read
     transaction (`memgate.store.served.check_served`): first over stored bytes
     (`_all_served_hold`); only when that finds anything off, the reference check,
-    which names every divergence."""
-    return _all_served_hold(db, seal) or _served.check_served(_Snapshot(db), seal)
+    which names every divergence. `references`, if given, notes the seq of every
+    entry with a `restores` key as the pass over stored bytes reads the log
+    (verify then checks those against what they name without a scan of its
+    own); `complete` says whether that pass read it all."""
+    return _all_served_hold(db, seal, references) or _served.check_served(_Snapshot(db), seal)
 
 
 # -- the event chain, and what a public key can check -------------------------------------
@@ -334,21 +340,27 @@ class _Entry(msgspec.Struct):
 _ENTRY = msgspec.json.Decoder(_Entry)
 _PROJECTING = (
     "SELECT seq, mac, entry FROM events WHERE instr(entry, CAST('\"item\":{' AS BLOB))"
-    " OR instr(entry, CAST('\"restores\":{' AS BLOB)) ORDER BY seq"
+    " OR instr(entry, CAST('\"restores\":' AS BLOB)) ORDER BY seq"
 )
-"""The events `expected_projection` replays (the others carry no item)."""
+"""The events `expected_projection` replays (the others carry no item), and every
+entry with a `restores` key (one that is no object fails the decode: the slow
+path, and verify's reference check, name it)."""
 
 
-def _fast_projection(db: sqlite3.Connection) -> Expected:
+def _fast_projection(db: sqlite3.Connection, references: Noted | None = None) -> Expected:
     """`expected_projection(db)`, reading only the fields replay needs (msgspec
     skips the rest of each entry; json.loads built all of it). Raises on an entry
-    that is no JSON object of that shape, which replay would have skipped."""
+    that is no JSON object of that shape, which replay would have skipped. Notes
+    the seq of each reference in `references`."""
     out = Expected()
     long, short = out.long, out.short
+    noted = references.seqs.append if references is not None else None
     cursor = db.execute(_PROJECTING)
     while batch := cursor.fetchmany(_BATCH):
         for seq, mac, entry in batch:
             data = _ENTRY.decode(entry)
+            if data.restores is not None and noted is not None:
+                noted(seq)
             place = data.restores if data.restores is not None else data.item
             if place is None:
                 continue
@@ -360,6 +372,8 @@ def _fast_projection(db: sqlite3.Connection) -> Expected:
                 short[memory_id] = (seq, mac)
             elif where == SHORT_GONE:
                 short.pop(memory_id, None)
+    if references is not None:
+        references.complete = True
     return out
 
 
@@ -421,11 +435,13 @@ def _reads_hold(db: sqlite3.Connection, seal: RowSeal) -> int | None:
     return count
 
 
-def _all_served_hold(db: sqlite3.Connection, seal: RowSeal) -> ServedCheck | None:
+def _all_served_hold(
+    db: sqlite3.Connection, seal: RowSeal, references: Noted | None = None
+) -> ServedCheck | None:
     """`check_served`'s verdict when every row and read holds (no divergence);
     None when anything may not, or an entry is not what replay expects."""
     try:
-        expected = _fast_projection(db)
+        expected = _fast_projection(db, references)
         rows = 0
         for table, names, want in (
             ("items", ITEM_COLUMNS, expected.long),
