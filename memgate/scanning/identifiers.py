@@ -685,6 +685,24 @@ class IdentifierAnalyzer:
         self._by_kind = {
             kind: tuple(s for s in self._specs if kind in s.kinds) for kind in ChunkKind
         }
+        # Most specs (the checksummed IDs, `record`) yield nothing unless one of
+        # their label words is in the chunk: per kind, the positions of the other
+        # specs, and per label word the positions of the gated specs it opens, so
+        # a chunk walks the specs its labels open instead of all of them.
+        self._open_by_kind: dict[ChunkKind, frozenset[int]] = {}
+        self._gated_by_kind: dict[ChunkKind, dict[str, tuple[int, ...]]] = {}
+        for kind, specs in self._by_kind.items():
+            gated: dict[str, list[int]] = {}
+            for n, s in enumerate(specs):
+                if s.kind == "record" or (s.kind != "email" and s.label_required):
+                    for word in s.keyword_set:
+                        gated.setdefault(word, []).append(n)
+            self._gated_by_kind[kind] = {w: tuple(ns) for w, ns in gated.items()}
+            self._open_by_kind[kind] = frozenset(
+                n
+                for n, s in enumerate(specs)
+                if not (s.kind == "record" or (s.kind != "email" and s.label_required))
+            )
         self._has_email = any(s.kind == "email" for s in self._specs)
 
     def _labels(self, lower: str) -> _Labels:
@@ -717,7 +735,11 @@ class IdentifierAnalyzer:
         longest = -1
         labels = self._labels(_lower(text))
         found = labels.ends
-        for spec in self._by_kind[chunk.kind]:
+        specs = self._by_kind[chunk.kind]
+        gated = self._gated_by_kind[chunk.kind]
+        opened = self._open_by_kind[chunk.kind].union(*(gated[w] for w in found if w in gated))
+        for n in sorted(opened):  # rule order: hits keep it
+            spec = specs[n]
             if spec.kind == "email":
                 if wants_email:
                     yield from self._emails(spec, text)
