@@ -79,20 +79,22 @@ HIDDEN = {"html_comment", "html_hidden", "html_alt", "csv_row", "calendar", "con
 
 def injections(rng: random.Random, out: Rows) -> None:
     prng = random.Random(SEED + 1)  # placeholders: kept apart so a twin's carrier draws match its attack's
-    for family in sorted(part_injection.INJ):
-        for lang, attack, twin in part_injection.INJ[family]:
-            for use in range(2):
-                a = fill(attack, prng, lang)
-                b = fill(twin, prng, lang)
-                state = rng.getstate()
-                text, source, carrier = part_carriers.wrap(rng, lang, a)
-                rid = out.add("text", label="injection", family=family, source=source, lang=lang,
-                              hard=family in HARD_FAMILIES or carrier in HIDDEN, note=f"{family} in {carrier}", text=text)
-                if use == 0:
-                    rng.setstate(state)
-                    text, source, carrier = part_carriers.wrap(rng, lang, b)
-                    out.add("text", label="benign", family=f"twin_{family}", source=source, lang=lang, hard=True,
-                            note=f"benign twin of {rid}, same {carrier} carrier", text=text)
+    # (family, uses, phrasing): every other first-round attack also goes in a second carrier
+    table = [(f, 2 if i % 2 == 0 else 1, item) for f in sorted(part_injection.INJ) for i, item in enumerate(part_injection.INJ[f])]
+    table += [(f, 1, item) for f in sorted(part_injection.MORE) for item in part_injection.MORE[f]]
+    for family, uses, (lang, attack, twin) in table:
+        for use in range(uses):
+            a = fill(attack, prng, lang)
+            b = fill(twin, prng, lang)
+            state = rng.getstate()
+            text, source, carrier = part_carriers.wrap(rng, lang, a)
+            rid = out.add("text", label="injection", family=family, source=source, lang=lang,
+                          hard=family in HARD_FAMILIES or carrier in HIDDEN, note=f"{family} in {carrier}", text=text)
+            if use == 0:
+                rng.setstate(state)
+                text, source, carrier = part_carriers.wrap(rng, lang, b)
+                out.add("text", label="benign", family=f"twin_{family}", source=source, lang=lang, hard=True,
+                        note=f"benign twin of {rid}, same {carrier} carrier", text=text)
     for lang, attack, twin in part_injection.USER_HIJACK:
         rid = out.add("text", label="injection", family="user_hijack", source="user", lang=lang, hard=True,
                       note="override or jailbreak persona typed by the user", text=attack)
@@ -105,13 +107,14 @@ def benign_text(rng: random.Random, out: Rows) -> None:
         for lang, text in part_benign.LOOKALIKE[family]:
             out.add("text", label="benign", family=family, source=rng.choice(["document", "web", "tool"]), lang=lang,
                     hard=True, note=f"{family}, as written", text=text)
-            if rng.random() < 0.6:
+            if rng.random() < 0.45:
                 wrapped, source, carrier = part_carriers.wrap(rng, lang, text, rng.choice(WRAPPED))
                 out.add("text", label="benign", family=family, source=source, lang=lang, hard=True,
                         note=f"{family} in {carrier}", text=wrapped)
-    for lang, text in part_benign.ORDINARY:
-        out.add("text", label="benign", family="ordinary", source=rng.choice(["tool", "web", "document", "agent"]), lang=lang,
-                hard=False, note="ordinary memory", text=text)
+    for i, (lang, text) in enumerate(part_benign.ORDINARY):
+        if i % 2 == 0:
+            out.add("text", label="benign", family="ordinary", source=rng.choice(["tool", "web", "document", "agent"]), lang=lang,
+                    hard=False, note="ordinary memory", text=text)
         wrapped, source, carrier = part_carriers.wrap(rng, lang, text, rng.choice(WRAPPED))
         out.add("text", label="benign", family="ordinary", source=source, lang=lang, hard=False,
                 note=f"ordinary memory in {carrier}", text=wrapped)
@@ -155,7 +158,8 @@ def code_lang(text: str) -> str:
 
 def code_rows(rng: random.Random, out: Rows) -> None:
     prng = random.Random(SEED + 2)
-    for label, table, reps in (("dangerous_code", part_code.DC, (1, 1, 2)), ("exfil", part_code.EX, (2,))):
+    seen: set[str] = set()
+    for label, table, reps in (("dangerous_code", part_code.DC, (1, 2)), ("exfil", part_code.EX, (2,))):
         for family in sorted(table):
             for i, (attack, twin, note) in enumerate(table[family]):
                 n_uses = reps[i % len(reps)]
@@ -165,6 +169,9 @@ def code_rows(rng: random.Random, out: Rows) -> None:
                     tcode = fill(twin or "", prng, "en").replace("{{", "{").replace("}}", "}")
                     state = rng.getstate()
                     text, source, carrier = code_carrier(rng, code, zh)
+                    while text in seen:  # a second use with no host to vary must sit in another carrier
+                        text, source, carrier = code_carrier(rng, code, zh)
+                    seen.add(text)
                     rid = out.add("code", label=label, family=family, source=source, lang=code_lang(text),
                                   hard=carrier in ("tool_json", "html_pre", "readme_indented"), note=f"{note}, {carrier}", text=text)
                     if use == 0 and twin is not None:

@@ -33,6 +33,16 @@ FILL_EN = [
     "Lunch-and-learn this Friday: an introduction to property-based testing.",
     "Travel requests need manager approval at least two weeks in advance.",
     "The dependency upgrade bumped the minimum Python version to 3.10.",
+    "Marketing wants the pricing page translated into German and Japanese before the launch event.",
+    "The new hires start on the 4th; their laptops are ordered and the accounts are requested.",
+    "We are deprecating the v1 webhooks at the end of Q2; customers got two reminder e-mails.",
+    "The incident review found that the alert fired, but the runbook link pointed at an old page.",
+    "Please book meeting rooms through the calendar, not the whiteboard by the kitchen.",
+    "The data team will re-run the churn model once the November events are backfilled.",
+    "Our SLA for priority-one tickets is a first response within 30 minutes, around the clock.",
+    "The mobile app's crash-free rate is 99.6 % on Android and 99.8 % on iOS this week.",
+    "Procurement signed the three-year renewal with a 7 % discount.",
+    "Feature flags older than 90 days will be cleaned up in the next hygiene sprint.",
 ]
 FILL_ZH = [
     "新的构建缓存已于周二上线，CI 时间缩短了大约三分之一。",
@@ -53,6 +63,16 @@ FILL_ZH = [
     "本周五午间分享：基于属性的测试入门。",
     "出差申请需要至少提前两周由主管审批。",
     "依赖升级后最低 Python 版本提高到了 3.10。",
+    "市场部希望在发布会前把价格页翻译成日文和德文。",
+    "新同事 4 号入职，电脑已经下单，账号也在申请中。",
+    "v1 版本的回调接口将于第二季度末下线，已给客户发过两次提醒。",
+    "故障复盘发现告警正常触发了，但值班手册链接指向了旧页面。",
+    "会议室请通过日历预订，不要再写在茶水间的白板上。",
+    "等十一月的事件数据补齐后，数据组会重新跑流失预测模型。",
+    "一级工单的服务承诺是 30 分钟内首次响应，全天候有效。",
+    "本周移动端无崩溃率：安卓 99.6%，iOS 99.8%。",
+    "采购部已签下三年续约合同，拿到了 7% 的折扣。",
+    "超过 90 天的功能开关会在下个迭代统一清理。",
 ]
 
 
@@ -66,7 +86,10 @@ def place(rng: random.Random, lang: str, clause: str, n: int | None = None) -> s
     n = rng.randint(0, 4) if n is None else n
     parts = [s for s in fill(rng, lang, n + 1) if s != clause][:n]  # never the clause twice
     parts.insert(rng.randint(0, n), clause)
-    return ("" if lang == "zh" else " ").join(parts)
+    if lang != "zh":
+        return " ".join(parts)
+    # Chinese sentences run on without spaces; one ending in Latin text (a URL, base64) gets a space
+    return "".join(x if x.endswith(("。", "！", "？", "”", "」", "）")) else x + " " for x in parts).rstrip()
 
 
 def _name(rng: random.Random, lang: str) -> str:
@@ -197,12 +220,48 @@ def config(rng, lang, body):
             f"  replicas: {rng.randint(1, 6)}\n# {body}\nlogging:\n  level: info"), "document"
 
 
+def long_doc(rng, lang, body):
+    """A page of 1-1.5 KB with the clause in one of its paragraphs."""
+    n = rng.randint(10, 16) if lang == "en" else rng.randint(16, 24)
+    pool = FILL_ZH if lang == "zh" else FILL_EN
+    sents = rng.sample(pool, min(n, len(pool)))
+    sents.insert(rng.randint(0, len(sents)), body)
+    sep = "" if lang == "zh" else " "
+    paras, i = [], 0
+    while i < len(sents):
+        k = rng.randint(2, 4)
+        paras.append(sep.join(sents[i:i + k]))
+        i += k
+    heads = ["## 背景", "## 进展", "## 风险", "## 下一步", "## 附注"] if lang == "zh" else ["## Background", "## Progress", "## Risks", "## Next steps", "## Notes"]
+    out = [f"# {'项目周报' if lang == 'zh' else 'Project status'} — {rng.choice(TEAMS)}"]
+    for j, para in enumerate(paras):
+        if j % 2 == 0 and j // 2 < len(heads):
+            out.append(heads[j // 2])
+        out.append(para)
+    return "\n\n".join(out), rng.choice(["document", "web"])
+
+
+def email_thread(rng, lang, body):
+    """A reply with the earlier message quoted; the clause sits in the reply or in the quote."""
+    a, b = _name(rng, lang), _name(rng, lang)
+    quoted = [fill(rng, lang, 1)[0], place(rng, lang, fill(rng, lang, 1)[0], 2)]
+    reply = place(rng, lang, fill(rng, lang, 1)[0], 1)
+    if rng.random() < 0.5:
+        quoted.insert(1, body)
+    else:
+        reply = place(rng, lang, body, 2)
+    q = "\n".join("> " + x for x in quoted)
+    if lang == "zh":
+        return f"主题: 回复: {fill(rng, lang, 1)[0][:10]}\n\n{reply}\n{b}\n\n在 2026年11月{rng.randint(1, 28)}日，{a} 写道：\n{q}", "document"
+    return f"Subject: Re: {fill(rng, lang, 1)[0][:28]}\n\n{reply}\n{b.split()[0]}\n\nOn Mon, {rng.randint(1, 28)} Nov 2026, {a} wrote:\n{q}", "document"
+
+
 def plain(rng, lang, body):
     return place(rng, lang, body), rng.choice(["web", "document", "tool"])
 
 
 CARRIERS = [tool_json, tool_xml, search_results, html_comment, html_hidden, html_alt, html_footer, email, ticket,
-            wiki, pdf, minutes, calendar, csv_row, chat, commit_msg, pr_review, readme, config, plain]
+            wiki, pdf, minutes, calendar, csv_row, chat, commit_msg, pr_review, readme, config, long_doc, long_doc, email_thread, plain]
 
 
 def wrap(rng: random.Random, lang: str, body: str, carrier=None):

@@ -65,6 +65,16 @@ TOKENS = {
 }
 
 
+DISPLAY = {"github_pat": "GitHub", "github_fine": "GitHub fine-grained", "gitlab": "GitLab", "aws": "AWS", "slack_bot": "Slack bot",
+           "openai": "OpenAI", "huggingface": "Hugging Face", "hashicorp_vault": "Vault", "alibaba": "阿里云", "tencent": "腾讯云",
+           "huawei": "华为云", "baidu": "百度智能云", "feishu": "飞书机器人", "dingtalk": "钉钉机器人", "wechat": "微信公众号",
+           "pypi": "PyPI", "npm": "npm", "nuget": "NuGet", "posthog": "PostHog"}
+
+
+def display(vendor: str) -> str:
+    return DISPLAY.get(vendor, vendor.replace("_", " ").title())
+
+
 def pem(rng: random.Random) -> str:
     body = "\n".join(r(rng, 64, AN + "+/") for _ in range(rng.randint(4, 7)))
     kind = rng.choice(["RSA PRIVATE KEY", "PRIVATE KEY", "OPENSSH PRIVATE KEY", "EC PRIVATE KEY"])
@@ -127,8 +137,12 @@ def _secret_shape(rng, lang, vendor, var, tok):
         return f'{{"event": "webhook", "payload": "{esc}"}}', "tool", "escaped_json", "escaped JSON in a log"
     if n == 7:
         if lang == "zh":
-            return f"{vendor} 的 token 我先放这里，明天部署要用：{tok}，用完记得轮换。", "document", "prose", "token in ZH prose"
-        return f"Here is the {vendor} token for tomorrow's deploy: {tok} — rotate it after.", "document", "prose", "token in prose"
+            return rng.choice([f"{display(vendor)} 的 token 我先放这里，明天部署要用：{tok}，用完记得轮换。",
+                               f"{display(vendor)} 密钥（临时）：{tok}，别转发到群里。",
+                               f"帮我记一下，{display(vendor)} 的 key 是 {tok}"]), "document", "prose", "token in ZH prose"
+        return rng.choice([f"Here is the {display(vendor)} token for tomorrow's deploy: {tok} — rotate it after.",
+                           f"Remember the {display(vendor)} key for the staging account: {tok}",
+                           f"{display(vendor)} credentials moved; the new one is {tok} (old one revoked)."]), "document", "prose", "token in prose"
     if n == 8:
         return (f"steps:\n  - name: publish\n    env:\n      {var}: {tok}\n    run: make publish", "document", "ci_yaml",
                 "hard-coded token in a CI file")
@@ -197,7 +211,7 @@ def secrets(rng: random.Random) -> list[dict]:
         text, source, carrier, note = _secret_shapes(rng, lang, vendor, var, tok)
         out.append(dict(label="secret", family=f"token_{vendor}", source=source, lang=lang if carrier in ("prose", "ticket") else ("mixed" if lang == "zh" else "en"),
                         hard=carrier in ("log_split", "escaped_json", "diff", "getenv_default"), note=f"{vendor} token, {note}", text=text))
-        if i % 2 == 0:
+        if i % 3 == 0:
             rng.setstate(state)
             ph = rng.choice(PLACEHOLDER_TWINS).format(var=var)
             text, source, carrier, note = _secret_shapes(rng, lang, vendor, var, ph)
@@ -295,7 +309,7 @@ def pii(rng: random.Random, checks: list[tuple[str, str]]) -> list[dict]:
             text, source, carrier = wrap(rng, lang, twin)
             out.append(dict(label="benign", family="record_without_id_twin", source=source, lang=lang, hard=False,
                             note=f"twin of a {kind} row without the identifier, {carrier}", text=text))
-    for k in range(16):
+    for k in range(24):
         lang = "zh" if k % 5 in (1, 3) else "en"
         regs = rng.sample(PHONE_REGIONS, rng.randint(1, 3))
         nums = [phone(rng, g, checks) for g in regs]
