@@ -74,7 +74,7 @@ _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 # Cue words that make a carrier inside a sentence a mention, not a use: a
 # warning, a prohibition, a description of a detector or an example of abuse.
 _WARN = re.compile(
-    r"(?i)\b(?:never|don'?t|do not|avoid|instead of|warn(?:s|ing|ed)?|dangerous|unsafe|risky|"
+    r"(?i)\b(?:never(?!\s+mind\b)|(?:don'?t|do not)(?!\s+(?:forget|hesitate|worry|wait|stop|skip)\b)|avoid|instead of|warn(?:s|ing|ed)?|dangerous|unsafe|risky|"
     r"insecure|malicious|attackers?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion)?|"
     r"prohibit(?:ed)?|forbid(?:den)?|disallow(?:ed)?|not allowed|anti-?pattern|bad practice|"
     r"red flag|reject(?:s|ed)?|such as|e\.g\.|for example|like|"
@@ -179,7 +179,11 @@ _TAKEN_OUT = re.compile(
     r"(?i)(?:\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|"
     r"drop(?:s|ped|ping)?|get(?:s|ting)? rid of)(?:\s+(?:the|this|that|an?|all|every|its|our))?"
     r"(?:\s+(?:old|unsafe|insecure|vulnerable|risky|call(?:s)? to|use(?:s)? of))?"
-    r"|(?:删除|删掉|去掉|移除|废弃)了?)\s*\Z"
+    r"|(?:删除|删掉|去掉|移除|废弃)了?"
+    # the code as it was before a fix: "originally `…`", "原先是 `…`，现改为…"
+    r"|\b(?:(?:was|were)\s+(?:originally|previously|formerly)|used\s+to\s+be|previously|"
+    r"originally|formerly|instead\s+of|rather\s+than)"
+    r"|(?:原先|原来|之前|以前|过去|旧版|改之前|修改前|曾经)(?:是|用的是|用|写的是|写成|为)?)\s*[:：]?\s*\Z"
 )
 
 
@@ -205,20 +209,61 @@ def _affirmed(line: str, at: int) -> bool:
     return _AFFIRMED.match(head[cut:]) is not None
 
 
+# A line that forbids what it names ("- [ ] no eval( on external input", "禁止 curl | sh")
+# or states a detection condition ("alert when certutil runs with -urlcache",
+# "certutil 带 -urlcache 参数时告警"): the code in it is the thing to avoid or watch for.
+_PROHIBITION_LINE = re.compile(
+    r"(?i)^[ \t>]*(?:[-*+•]|\d{1,2}[.)])?[ \t]*(?:\[[ xX]?\][ \t]*)?"
+    r"(?:no|never|avoid|don'?t|do\s+not|must\s+not|forbid(?:den)?|prohibit(?:ed)?|"
+    r"ban(?:ned)?|disallow(?:ed)?|禁止|不要|不得|严禁|切勿|避免|不允许|不能)(?![A-Za-z0-9_'])"
+    r"(?!\s+(?:need|worries|worry|problem|matter|longer|doubt|way|one|wait|mind|forget|hesitate|"
+    r"fear|stop|fail|skip|bother)\b)"
+)
+_LINE_ORDER = re.compile(
+    r"(?i)\b(?:run|execute|paste|install|type|then|afterwards)\b|接着|然后|之后"
+    r"|请(?:执行|运行)|(?:然后|再|先|直接|马上|立即)(?:执行|运行)|(?:执行|运行)\s*[:：]"
+)
+"""An order in the line itself ("no worries, just run …", "告警时请执行 …"): then the
+line is not a prohibition or a detection condition, whatever word opens it."""
+_NEXT_CLAUSE = re.compile(r"[;:；：]\s*\S|[,，。]\s*(?:just|now|so|but)\b")
+"""A prohibition governs its own clause: after a break ("never mind the checks; …")
+the rest of the line is not what it forbids."""
+_DETECTION_LINE = re.compile(
+    r"(?i)\b(?:alert(?:s|ing)?\s+(?:on|when|if|whenever)|detect(?:s|ion)?\s+(?:rule|when|if|any)|"
+    r"flag(?:s|ged)?\s+(?:when|if|any)|raise(?:s)?\s+an?\s+alert|sigma\s+rule|yara\s+rule|"
+    r"detection\s+rule)\b|告警|报警|检测规则|触发预警|命中规则"
+)
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:`{3,}|~{3,})")
+
+
 def mention_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of the inline code (`...`) that a sentence quotes as a mention: in
-    a line of prose that warns against it or describes it ("never run `…`",
-    "禁止执行 `…`"), or right after a verb that takes it out ("removes `…`").
-    The same test `extract` applies to the carriers it marks `mention`."""
-    if "`" not in text:
-        return []
+    """Spans of the code that a sentence quotes as a mention: the inline code
+    (`...`) of a line of prose that warns against it or describes it ("never run
+    `…`", "禁止执行 `…`") or right after words that take it out or say it was the
+    old way ("removes `…`", "原先是 `…`"), and whole prose lines (outside code
+    fences) that forbid what they name or state a detection condition. The same
+    test `extract` applies to the inline carriers it marks `mention`."""
     spans: list[tuple[int, int]] = []
     pos = 0
+    fenced = False
     for line in text.split("\n"):
-        if "`" in line and len(line) <= MAX_LINE:
-            spans.extend(
-                (pos + m.start(1), pos + m.end(1)) for m, quoted in _inline_spans(line)[0] if quoted
-            )
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        elif len(line) <= MAX_LINE and not fenced:
+            if "`" in line:
+                spans.extend(
+                    (pos + m.start(1), pos + m.end(1))
+                    for m, quoted in _inline_spans(line)[0]
+                    if quoted
+                )
+            prose = _INLINE.sub(" ", line)
+            forbids = _PROHIBITION_LINE.match(line)
+            if (
+                ((forbids and not _NEXT_CLAUSE.search(line, forbids.end())) or _DETECTION_LINE.search(line))
+                and _has_words(prose, 4)
+                and not _LINE_ORDER.search(prose)
+            ):
+                spans.append((pos, pos + len(line)))
         pos += len(line) + 1
     return spans
 
