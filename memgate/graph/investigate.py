@@ -3,7 +3,6 @@ results. Shared by both backends, so the twin and FalkorDB answer alike."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,18 +38,111 @@ LEVEL_EDGES = 20_000
 """FLOWED_TO edges read per level of a blast radius walk (the query's LIMIT);
 past it the level is cut and the answer says `truncated`."""
 
-_EDGE_ORDER = operator.itemgetter(0, 1, 2)
+FIELD = "\x1f"
+"""Separates the values in the blast radius templates' packed replies: one row
+per level, each column (start ids, target ids, ...) one string, instead of a
+row of cells per edge. FalkorDB's compact reply makes each cell a [type, value]
+list, so a level of 2,000 edges came back as ~20k Python lists: beside the
+parsing, they lived long enough to reach the oldest GC generation, and every
+second or third large walk paid a full collection of the process (25-55 ms:
+the d3 p99 at 1M edges). No id, session, call or namespace label holds a
+control character (the row builder refuses them before they reach the graph),
+so none holds this one."""
+PART = "\x1e"
+"""Joins the labels of a packed namespace."""
+NULL = "\x1a"
+"""A null in a packed column (told apart from the empty string)."""
+PACKED = {"fs": FIELD, "ps": PART, "null": NULL}
+"""The separators, as template parameters (Cypher strings have no escapes)."""
 
 Step = Callable[[list[str], int], Rows]
-"""One level of the walk: (frontier memory ids, row limit) -> rows of the
-`blast_radius` template (start id, target id, session, call)."""
+"""One level of the walk: (frontier memory ids, edge limit) -> the reply of the
+`blast_radius` template: one row, the number of edges, then the start ids,
+target ids, sessions and calls, each column packed in one string (`pack_edges`)."""
 Describe = Callable[[list[str]], Rows]
-"""Memory ids -> rows of the `blast_memories` template (id, namespace, state)."""
+"""Memory ids -> the reply of the `blast_memories` template: one row, the
+number of memories, then their ids, states and namespaces, packed
+(`pack_memories`)."""
 Last = Callable[[list[str], int, list[str]], Rows]
-"""The last level with the descriptions in the same round trip: (frontier, row
-limit, memory ids to describe) -> rows of the `blast_last` template (start id,
-target id, session, call, namespace, state; a row without a target describes
-its start id)."""
+"""The last level with the descriptions in the same round trip: (frontier, edge
+limit, memory ids to describe) -> the reply of the `blast_last` template: an
+'edges' row (as `blast_radius`, plus the targets' states and namespaces) and a
+'memories' row (the described ids, states and namespaces), packed (`pack_last`)."""
+
+
+def _field(value: Any) -> str:
+    return NULL if value is None else str(value)
+
+
+def _labels(ns: Any) -> str:
+    return PART.join(map(str, ns)) if isinstance(ns, list) else ""
+
+
+def pack_edges(edges: Sequence[tuple[Any, Any, Any, Any]]) -> Rows:
+    """(start, target, session, call) edges as the `blast_radius` template
+    replies them (the in-memory twin answers with this)."""
+    return [[len(edges), *(FIELD.join(_field(e[k]) for e in edges) for k in range(4))]]
+
+
+def pack_memories(memories: Sequence[tuple[Any, Any, Any]]) -> Rows:
+    """(id, state, namespace) as the `blast_memories` template replies them."""
+    return [
+        [
+            len(memories),
+            FIELD.join(str(m[0]) for m in memories),
+            FIELD.join(_field(m[1]) for m in memories),
+            FIELD.join(_labels(m[2]) for m in memories),
+        ]
+    ]
+
+
+def pack_last(
+    edges: Sequence[tuple[Any, Any, Any, Any, Any, Any]],
+    memories: Sequence[tuple[Any, Any, Any]],
+) -> Rows:
+    """(start, target, session, call, target state, target namespace) edges and
+    (id, state, namespace) memories as the `blast_last` template replies them."""
+    count, *columns = pack_edges([e[:4] for e in edges])[0]
+    described, ids, states, labels = pack_memories(memories)[0]
+    return [
+        [
+            "edges",
+            count,
+            *columns,
+            FIELD.join(_field(e[4]) for e in edges),
+            FIELD.join(_labels(e[5]) for e in edges),
+        ],
+        ["memories", described, ids, "", "", "", states, labels],
+    ]
+
+
+def _unpack(row: Sequence[Any], width: int) -> list[list[str]]:
+    """The `width` columns of a packed reply row (its count, then one string per
+    column), as lists of equal length."""
+    if not row or not row[0]:
+        return [[] for _ in range(width)]
+    count, *packed = row
+    columns = [str(text).split(FIELD) for text in packed[:width]]
+    if len(columns) != width or any(len(c) != count for c in columns):
+        raise ValueError("a packed blast radius reply with a partial record")
+    return columns
+
+
+def _first(rows: Rows) -> list[Any]:
+    return rows[0] if rows else []
+
+
+def _namespace(labels: str) -> tuple[str, ...]:
+    return tuple(labels.split(PART)) if labels else ()
+
+
+def _value(field: str) -> str | None:
+    return None if field == NULL else field
+
+
+def _key(field: str) -> str:
+    """The order of a session or call among edges: `str(value or "")`."""
+    return "" if field == NULL else field
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +168,8 @@ def walk(
     last: Last | None = None,
 ) -> Walk:
     """Breadth first from each subject over FLOWED_TO, one query per level for
-    all subjects' frontiers together, at most `depth` levels.
+    all subjects' frontiers together, at most `depth` levels, then one query
+    describing the memories kept.
 
     Bounded: each subject keeps at most `limit` memories (at each level the new
     ones in id order, so a cut keeps what a full walk would list first), only
@@ -84,89 +177,114 @@ def walk(
     whenever a cap drops something the result says `truncated`. Uncut, the
     answer is the full one: every memory within `depth` hops at its shortest
     distance, with one shortest path as evidence (memory, session, call,
-    memory, ...; a DERIVED_FROM hop has no session). With several subjects one
-    may be in another's blast radius: it is listed, at its smallest depth.
-    `known` answers which of the subjects the graph holds (a subject without
-    outgoing edges answers no edge row); `describe` the namespace and state of
-    the memories listed, asked once at the end, or, given `last`, in the last
-    level's query (one round trip fewer; `describe` is then only asked when the
-    walk ends before `depth`)."""
+    memory, ...; a DERIVED_FROM hop has no session): the first frontier memory
+    (in id order) with an edge to it, and of that memory's edges to it the
+    least by (session, call). With several subjects one may be in another's
+    blast radius: it is listed, at its smallest depth. `known` answers which of
+    the subjects the graph holds (a subject without outgoing edges answers no
+    edge); `describe` the namespace and state of the memories listed, asked
+    once at the end, or, given `last`, in the last level's query (one round
+    trip fewer; `describe` is then only asked when the walk ends before
+    `depth`).
+
+    Replies come packed, a string per column (see `FIELD`): no Python object
+    per edge outlives the level's loop but the index lists."""
     order = list(dict.fromkeys(str(s) for s in subjects))
-    paths: dict[str, dict[str, list[str]]] = {s: {s: [f"memory:{s}"]} for s in order}
+    paths: dict[str, dict[str, tuple[str, ...]]] = {s: {s: (f"memory:{s}",)} for s in order}
     frontiers: dict[str, list[str]] = {s: [s] for s in order}
     best: dict[str, tuple[int, str | None, str | None, tuple[str, ...]]] = {}
     """memory -> (depth, session, call, path) at its smallest depth."""
     seen_subjects: set[str] = set()
     truncated = False
-    info: dict[str, tuple[Any, Any]] | None = None
-    """namespace and state by memory id, when the last level's query said them."""
+    info: dict[str, tuple[tuple[str, ...], str | None]] | None = None
+    """namespace and state by memory id, once the last level's query said them."""
+    states: list[str] = []
+    labels: list[str] = []
+    """The last level's targets' states and namespaces, by edge."""
     for level in range(1, depth + 1):
         ids = sorted({node for f in frontiers.values() for node in f})
         if not ids:
             break
         if level == depth and last is not None:
-            described = sorted(best)
-            info = {}
-            rows: Rows = []
-            for start, end, session, call, ns, state in last(ids, level_edges + 1, described):
-                if end is None:
-                    info[str(start)] = (ns, state)
-                else:
-                    info[str(end)] = (ns, state)
-                    rows.append([start, end, session, call])
+            parts = {str(row[0]): row[1:] for row in last(ids, level_edges + 1, sorted(best))}
+            columns = _unpack(parts.get("edges", []), 6)
+            states, labels = columns[4], columns[5]
+            memories = parts.get("memories", [])
+            described = _unpack([*memories[:2], *memories[5:]], 3)
+            info = {
+                memory_id: (_namespace(ns), _value(state))
+                for memory_id, state, ns in zip(*described, strict=True)
+            }
         else:
-            rows = step(ids, level_edges + 1)
-        if len(rows) > level_edges:
+            columns = _unpack(_first(step(ids, level_edges + 1)), 4)
+        starts, targets, sessions, calls = columns[:4]
+        if len(starts) > level_edges:
             truncated = True
-            rows = rows[:level_edges]
-        # Each edge as (target, sort keys of session and call, session, call),
-        # sorted by the first three (itemgetter: no Python call per comparison).
-        out: dict[str, list[tuple[str, str, str, Any, Any]]] = {}
-        for start, end, session, call in rows:
-            if end is not None:
-                edge = (str(end), str(session or ""), str(call or ""), session, call)
-                out.setdefault(str(start), []).append(edge)
+            for column in columns:
+                del column[level_edges:]
+        # Edge indexes by start memory, in reply order.
+        out: dict[str, list[int]] = {}
+        for i, start in enumerate(starts):
+            edges = out.get(start)
+            if edges is None:
+                out[start] = [i]
+            else:
+                edges.append(i)
         if level == 1:
             seen_subjects.update(out)
-        for edges in out.values():
-            edges.sort(key=_EDGE_ORDER)
         for subject in order:
             path_to = paths[subject]
-            found: dict[str, tuple[str, Any, Any]] = {}
+            found: dict[str, int] = {}
+            """new target -> the edge reaching it: from the first frontier
+            memory that has one, the least of its edges by (session, call)."""
             for node in frontiers[subject]:
-                for target, _, _, session, call in out.get(node, ()):
-                    if target not in path_to and target not in found:
-                        found[target] = (node, session, call)
+                for i in out.get(node, ()):
+                    target = targets[i]
+                    if target in path_to:
+                        continue
+                    j = found.get(target)
+                    if j is None or (
+                        starts[j] == node
+                        and (_key(sessions[i]), _key(calls[i]))
+                        < (_key(sessions[j]), _key(calls[j]))
+                    ):
+                        found[target] = i
             room = limit - (len(path_to) - 1)
             kept = sorted(found)
             if len(kept) > room:
                 truncated = True
                 kept = kept[: max(room, 0)]
             for target in kept:
-                node, session, call = found[target]
-                hop = [f"session:{session}", f"call:{call}"] if session else []
-                if session and not call:
-                    hop = hop[:1]
-                path_to[target] = [*path_to[node], *hop, f"memory:{target}"]
+                i = found[target]
+                session, call = _value(sessions[i]), _value(calls[i])
+                if session:
+                    hop: tuple[str, ...] = (
+                        (f"session:{session}", f"call:{call}") if call else (f"session:{session}",)
+                    )
+                else:
+                    hop = ()
+                path = (*path_to[starts[i]], *hop, f"memory:{target}")
+                path_to[target] = path
+                if info is not None:
+                    info[target] = (_namespace(labels[i]), _value(states[i]))
                 previous = best.get(target)
                 if previous is not None and previous[0] <= level:
                     continue
-                best[target] = (
-                    level,
-                    session or None,
-                    call if session else None,
-                    tuple(path_to[target]),
-                )
+                best[target] = (level, session or None, call if session else None, path)
             frontiers[subject] = kept
     missing = [s for s in order if s not in seen_subjects]
     known_ids = seen_subjects | (known(missing) if missing else set())
     if info is None:
-        info = {str(r[0]): (r[1], r[2]) for r in describe(sorted(best))} if best else {}
+        info = {}
+        if best:
+            described = _unpack(_first(describe(sorted(best))), 3)
+            for memory_id, state, ns in zip(*described, strict=True):
+                info[memory_id] = (_namespace(ns), _value(state))
     impact = [
         ImpactRow(
             memory_id=target,
-            namespace=_ns(info.get(target, (None, None))[0]),
-            state=info.get(target, (None, None))[1],
+            namespace=info.get(target, ((), None))[0],
+            state=info.get(target, ((), None))[1],
             depth=depth_of,
             session_id=session,
             call_id=call,

@@ -9,6 +9,7 @@ from typing import Any
 
 from memgate.domain.graph import SetAsideRow
 from memgate.graph.backend import SET_ASIDE_KEPT, GraphMoved, Marks, Rows
+from memgate.graph.investigate import pack_edges, pack_last, pack_memories
 from memgate.graph.rows import EventBatch, ReadBatch, Row
 from memgate.graph.schema import load_schema
 
@@ -255,30 +256,35 @@ class MemoryBackend:
                     readers.append(row)
         return rows[: p["limit"]] + readers[: p["limit"]]
 
-    def _blast_radius(self, p: dict[str, Any]) -> Rows:
-        """Like the template: one level of the walk, the FLOWED_TO edges out of
-        the frontier, at most `limit`."""
-        rows: Rows = []
+    def _level(self, p: dict[str, Any]) -> list[tuple[Any, Any, Any, Any]]:
+        """One level of the walk: the FLOWED_TO edges out of the frontier, at
+        most `limit` (start, target, session, call)."""
+        edges: list[tuple[Any, Any, Any, Any]] = []
         for node in p["ids"]:
             for (target, _), flow in self.flows.get(node, {}).items():
-                rows.append([node, target, flow["session"], flow["call"]])
-                if len(rows) >= p["limit"]:
-                    return rows
-        return rows
+                if len(edges) >= p["limit"]:
+                    return edges
+                edges.append((node, target, flow["session"], flow["call"]))
+        return edges
+
+    def _blast_radius(self, p: dict[str, Any]) -> Rows:
+        """Like the template: one level's edges, packed."""
+        return pack_edges(self._level(p))
 
     def _blast_last(self, p: dict[str, Any]) -> Rows:
-        """Like the template: the last level's edges with their targets'
-        namespace and state, then the `described` memories (no target)."""
-        rows: Rows = []
-        for start, target, session, call in self._blast_radius(p):
-            m = self.memories.get(target, {})
-            rows.append([start, target, session, call, m.get("ns"), m.get("state")])
-        described = self._blast_memories({"ids": p["described"]})
-        return rows + [[i, None, None, None, ns, state] for i, ns, state in described]
+        """Like the template: the last level's edges with their targets' state
+        and namespace, then the `described` memories, packed."""
+        edges = []
+        for edge in self._level(p):
+            m = self.memories.get(edge[1], {})
+            edges.append((*edge, m.get("state"), m.get("ns")))
+        found = (self.memories.get(i) for i in p["described"])
+        described = [(m["id"], m.get("state"), m.get("ns")) for m in found if m is not None]
+        return pack_last(edges, described)
 
     def _blast_memories(self, p: dict[str, Any]) -> Rows:
         found = (self.memories.get(i) for i in p["ids"])
-        return [[m["id"], m.get("ns"), m.get("state")] for m in found if m is not None]
+        return pack_memories([(m["id"], m.get("state"), m.get("ns")) for m in found if m])
 
     def reconnect(self) -> None:
         return None

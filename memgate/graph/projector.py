@@ -663,16 +663,17 @@ class GraphProjection:
         `investigate.walk`)."""
 
         def step(ids: list[str], most: int) -> Any:
-            return self.backend.run("blast_radius", {"ids": ids, "limit": most})
+            params = {"ids": ids, "limit": most, **investigate.PACKED}
+            return self.backend.run("blast_radius", params)
 
         def known(ids: list[str]) -> set[str]:
             return {str(row[0]) for row in self.backend.run("known", {"ids": ids})}
 
         def describe(ids: list[str]) -> Any:
-            return self.backend.run("blast_memories", {"ids": ids})
+            return self.backend.run("blast_memories", {"ids": ids, **investigate.PACKED})
 
         def last(ids: list[str], most: int, described: list[str]) -> Any:
-            params = {"ids": ids, "limit": most, "described": described}
+            params = {"ids": ids, "limit": most, "described": described, **investigate.PACKED}
             return self.backend.run("blast_last", params)
 
         return investigate.walk(step, known, describe, memory_ids, depth, limit, last=last)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from memgate.domain.graph import ImpactRow
 from memgate.graph import FalkorConnection, MemoryBackend
-from memgate.graph.investigate import Walk, walk
+from memgate.graph.investigate import PACKED, Walk, walk
 from memgate.graph.schema import load_schema
 
 Edge = tuple[int, int, str]
@@ -75,9 +75,8 @@ class Falkor:
         )
 
     def step(self, ids: list[str], limit: int) -> Any:
-        return self.conn.query(
-            load_schema().blast_radius(1), {"ids": ids, "limit": limit}, read_only=True
-        )
+        params = {"ids": ids, "limit": limit, **PACKED}
+        return self.conn.query(load_schema().blast_radius(1), params, read_only=True)
 
     def known(self, ids: list[str]) -> set[str]:
         rows = self.conn.query(load_schema().queries["known"], {"ids": ids}, read_only=True)
@@ -85,11 +84,11 @@ class Falkor:
 
     def describe(self, ids: list[str]) -> Any:
         query = load_schema().queries["blast_memories"]
-        return self.conn.query(query, {"ids": ids}, read_only=True)
+        return self.conn.query(query, {"ids": ids, **PACKED}, read_only=True)
 
     def last(self, ids: list[str], limit: int, described: list[str]) -> Any:
         query = load_schema().queries["blast_last"]
-        params = {"ids": ids, "limit": limit, "described": described}
+        params = {"ids": ids, "limit": limit, "described": described, **PACKED}
         return self.conn.query(query, params, read_only=True)
 
     def old(self, subject: str, depth: int) -> set[str]:
@@ -119,12 +118,13 @@ def twin_walk(
     query of its own."""
 
     def last(ids: list[str], most: int, described: list[str]) -> Any:
-        return backend.run("blast_last", {"ids": ids, "limit": most, "described": described})
+        params = {"ids": ids, "limit": most, "described": described, **PACKED}
+        return backend.run("blast_last", params)
 
     args = (
-        lambda ids, most: backend.run("blast_radius", {"ids": ids, "limit": most}),
+        lambda ids, most: backend.run("blast_radius", {"ids": ids, "limit": most, **PACKED}),
         lambda ids: {str(r[0]) for r in backend.run("known", {"ids": ids})},
-        lambda ids: backend.run("blast_memories", {"ids": ids}),
+        lambda ids: backend.run("blast_memories", {"ids": ids, **PACKED}),
         subjects,
         depth,
         limit,
@@ -273,3 +273,103 @@ def test_unknown_subjects_are_not_known() -> None:
     found = twin_walk(twin(2, [(0, 1, "s1")]), ["m0", "nope"], 3, 1000)
     assert found.known == {"m0"}
     assert [r.memory_id for r in found.impact] == ["m1"]
+
+
+def rule_walk(
+    nodes: int, edges: list[Edge], subjects: list[int], depth: int, limit: int
+) -> tuple[list[ImpactRow], bool]:
+    """The walk's answer computed in plain Python from the edge list, by the
+    rule the walk has always followed (before its replies were packed too):
+    per subject and level, each new memory is reached from the first frontier
+    memory (frontiers in id order) that has an edge to it, by that memory's
+    least edge by (session, call); at most `limit` per subject, the new ones in
+    id order; a memory reached by several subjects listed once, at its smallest
+    depth, from the first subject that reaches it there."""
+    out: dict[str, list[tuple[str, str, str | None]]] = {}
+    for a, b, s in edges:
+        out.setdefault(mid(a), []).append((mid(b), s, f"c-{s}-{b}" if s else None))
+    for flows in out.values():
+        flows.sort(key=lambda e: (e[0], e[1], e[2] or ""))
+    order = list(dict.fromkeys(mid(s) for s in subjects))
+    paths = {s: {s: (f"memory:{s}",)} for s in order}
+    frontiers = {s: [s] for s in order}
+    best: dict[str, ImpactRow] = {}
+    truncated = False
+    for level in range(1, depth + 1):
+        for subject in order:
+            path_to, found = paths[subject], {}
+            for node in frontiers[subject]:
+                for target, session, call in out.get(node, ()):
+                    if target not in path_to and target not in found:
+                        found[target] = (node, session, call)
+            room = limit - (len(path_to) - 1)
+            kept = sorted(found)
+            truncated |= len(kept) > room
+            kept = kept[: max(room, 0)]
+            for target in kept:
+                node, session, call = found[target]
+                hop = (f"session:{session}", f"call:{call}") if session else ()
+                path_to[target] = (*path_to[node], *hop, f"memory:{target}")
+                if target not in best or best[target].depth > level:
+                    n = int(target[1:])
+                    best[target] = ImpactRow(
+                        memory_id=target,
+                        namespace=("t", str(n % 2)),
+                        state="approved",
+                        depth=level,
+                        session_id=session or None,
+                        call_id=call if session else None,
+                        path=path_to[target],
+                    )
+            frontiers[subject] = kept
+    return sorted(best.values(), key=lambda r: (r.depth, r.memory_id)), truncated
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    graph=graphs,
+    depth=st.integers(1, 6),
+    subjects=st.lists(st.integers(0, 8), min_size=1, max_size=3),
+    limit=st.sampled_from([0, 1, 2, 3, 5, 1000]),
+)
+def test_packed_walk_answers_row_for_row_what_the_rule_says(
+    falkordb_server: FalkorServer,
+    graph: tuple[int, list[Edge]],
+    depth: int,
+    subjects: list[int],
+    limit: int,
+) -> None:
+    """Whole answers, not only distances: every row (memory, depth, session,
+    call, namespace, state, path) and the truncated flag equal the rule's, on
+    real FalkorDB and on the twin, whole or cut by the per-subject cap, for one
+    subject or several."""
+    nodes, edges = graph
+    chosen = [s % nodes for s in subjects]
+    want, cut = rule_walk(nodes, edges, chosen, depth, limit)
+    ids = [mid(s) for s in chosen]
+    g = Falkor(falkordb_server, nodes, edges)
+    try:
+        found = walk(g.step, g.known, g.describe, ids, depth, limit, last=g.last)
+        assert walk(g.step, g.known, g.describe, ids, depth, limit) == found
+    finally:
+        g.close()
+    assert found.impact == want
+    assert found.truncated == cut
+    assert found.known == set(ids)
+    assert twin_walk(twin(nodes, edges), ids, depth, limit) == found
+
+
+def test_packed_replies_keep_nulls_and_empty_strings_apart() -> None:
+    """A null session or call is not an empty one, on the way back from a
+    packed reply; an edge without a call keeps its session as the hop."""
+    backend = twin(3, [])
+    backend.flows["m0"][("m1", "s1")] = {"session": "s1", "call": None}
+    backend.flows["m0"][("m2", "")] = {"session": "", "call": "c-x"}
+    backend.memories["m2"]["state"] = None
+    found = twin_walk(backend, ["m0"], 1, 1000)
+    assert [(r.memory_id, r.session_id, r.call_id, r.path, r.state) for r in found.impact] == [
+        ("m1", "s1", None, ("memory:m0", "session:s1", "memory:m1"), "approved"),
+        ("m2", None, None, ("memory:m0", "memory:m2"), None),
+    ]
