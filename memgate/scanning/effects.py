@@ -2175,17 +2175,35 @@ _NOT_A_VENDOR = frozenset(
 )
 
 
+_KNOWN_VENDORS = frozenset(
+    """github gh gitlab glpat bitbucket atlassian jira confluence stripe openai anthropic
+    claude slack twilio sendgrid mailgun mailchimp postmark aws amazon azure gcp gcloud google
+    firebase npm pypi docker dockerhub heroku vercel netlify cloudflare cf datadog dd sentry
+    shopify okta auth0 notion linear digitalocean do huggingface hf discord telegram paypal
+    square braintree supabase posthog doppler vault circleci travis codecov snyk sonar
+    sonarqube newrelic pagerduty algolia mapbox twitch dropbox zoom hubspot salesforce
+    airtable asana figma replicate groq deepseek mistral cohere gemini nuget rubygems
+    terraform tfc grafana elastic pinecone planetscale neon render fly railway browserstack
+    sauce jfrog artifactory segment mixpanel amplitude intercom zendesk freshdesk
+    aliyun alibaba tencent huawei baidu wechat weixin feishu lark dingtalk qiniu wecom""".split()
+)
+"""Vendors whose tokens have one home: `$GITHUB_TOKEN` belongs at GitHub's API. Any
+other prefix (`$ACME_TOKEN`, the organisation's own name) says nothing about where its
+token belongs."""
+
+
 def _misdirected_secret(arg: str, args: Sequence[str]) -> bool:
     """A secret variable named after a vendor (`$GITHUB_TOKEN`, `$STRIPE_SECRET_KEY`)
     sent to a host that is not that vendor's: a token goes to its own API in normal
     use (`-H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com`), to a
-    paste site only when it leaks. A generic name (`$API_TOKEN`) says nothing."""
+    paste site only when it leaks. A generic name (`$API_TOKEN`) or one that is not a
+    known vendor's (`$ACME_TOKEN`: the organisation's own) says nothing."""
     hosts = [m.group(1).lower() for a in args for m in lex.URL.finditer(a)]
     if not hosts:
         return False
     for m in _VENDOR_SECRET_VAR.finditer(arg):
         vendor = m.group(1).lower()
-        if vendor in _NOT_A_VENDOR:
+        if vendor in _NOT_A_VENDOR or vendor not in _KNOWN_VENDORS:
             continue
         if not any(vendor in h for h in hosts) and foreign(hosts):
             return True
