@@ -3,7 +3,10 @@ results. Shared by both backends, so the twin and FalkorDB answer alike."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import gc
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,6 +146,45 @@ def _value(field: str) -> str | None:
 def _key(field: str) -> str:
     """The order of a session or call among edges: `str(value or "")`."""
     return "" if field == NULL else field
+
+
+class _Pauses:
+    """Walks running with the collector paused, and whether it was enabled
+    before the first of them."""
+
+    lock = threading.Lock()
+    running = 0
+    was_enabled = False
+
+
+_PAUSES = _Pauses()
+"""Module state, as the collector it guards is the process's."""
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a walk runs (milliseconds; the
+    projector's two reader threads may overlap, the last one out turns it back
+    on if it was on). A large walk allocates a few thousand objects that hold no
+    cycle (the answer's rows among them, alive until the caller is done): each
+    young collection meanwhile could free none of them, only move them a
+    generation up, and enough of them reaching the oldest one set off a full
+    collection of the process (25-120 ms with the service's startup heap) in
+    the middle of some walk. Paused, the answer is usually gone before it gets
+    that far. Rollback pauses it too (memgate.gateway.incident)."""
+    pauses = _PAUSES
+    with pauses.lock:
+        if pauses.running == 0:
+            pauses.was_enabled = gc.isenabled()
+            gc.disable()
+        pauses.running += 1
+    try:
+        yield
+    finally:
+        with pauses.lock:
+            pauses.running -= 1
+            if pauses.running == 0 and pauses.was_enabled:
+                gc.enable()
 
 
 @dataclass(frozen=True, slots=True)

@@ -676,7 +676,8 @@ class GraphProjection:
             params = {"ids": ids, "limit": most, "described": described, **investigate.PACKED}
             return self.backend.run("blast_last", params)
 
-        return investigate.walk(step, known, describe, memory_ids, depth, limit, last=last)
+        with investigate.collector_paused():
+            return investigate.walk(step, known, describe, memory_ids, depth, limit, last=last)
 
     async def blast_radius(self, memory_id: str, depth: int) -> Investigation:
         check_depth(depth)

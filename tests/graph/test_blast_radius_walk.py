@@ -373,3 +373,41 @@ def test_packed_replies_keep_nulls_and_empty_strings_apart() -> None:
         ("m1", "s1", None, ("memory:m0", "session:s1", "memory:m1"), "approved"),
         ("m2", None, None, ("memory:m0", "memory:m2"), None),
     ]
+
+
+def test_the_collector_pause_overlaps_and_restores() -> None:
+    """Two walks on the projector's two reader threads overlap: the collector
+    stays off until the last one ends, then is on again; off before, it stays off."""
+    import gc
+    import threading
+
+    from memgate.graph.investigate import collector_paused
+
+    assert gc.isenabled()
+    inside, release = threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def other() -> None:
+        with collector_paused():
+            inside.set()
+            release.wait(5)
+            seen.append(gc.isenabled())
+
+    thread = threading.Thread(target=other)
+    try:
+        with collector_paused():
+            thread.start()
+            assert inside.wait(5)
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the other walk still runs
+        release.set()
+        thread.join(5)
+        assert seen == [False]
+        assert gc.isenabled()
+        gc.disable()
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        release.set()
+        gc.enable()
