@@ -13,7 +13,8 @@
 // they lived long enough to reach the oldest GC generation: every few large
 // walks paid a full collection (the p99 at 1M edges). One string.join per
 // column costs the server less than joining each edge's fields (3.2 vs 5.8 ms
-// for 2,600 edges).
+// for 2,600 edges). string.join is FalkorDB's (4.22 in the pinned falkordblite
+// 0.11.0); a server by URL without it answers the walk as graph_unavailable.
 // Starts from the Memory id index; FLOWED_TO joins memories only.
 UNWIND $ids AS id
 MATCH (a:Memory {id: id})-[f:FLOWED_TO]->(b)
