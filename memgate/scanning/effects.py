@@ -2326,6 +2326,14 @@ _PATH_WORD = re.compile(
     re.IGNORECASE,
 )
 _RUN = re.compile(r"[\w.+-]+")
+# A shell carrier's words as tree-sitter-bash reads them, at least as finely:
+# outside ASCII, only whitespace ends a word (`Python。` and `使用，python` are one
+# word each; tree-sitter does not split them at all), so a special name glued to
+# such a mark is no command or argument `_base` or an exact comparison could
+# name. Every special name is ASCII `[\w.+-]`: a word (or the last `/` part of
+# one) that equals one is one of these runs. Other languages keep `_RUN`: their
+# identifiers end at `。`.
+_SHELL_RUN = re.compile(r"(?:[\w.+-]|[^\x00-\x7f\s])+")
 _SPECIAL_NAMES = frozenset(
     {
         *lex.FETCHERS,
@@ -2375,7 +2383,9 @@ def _inert(text: str, lang: str) -> bool:
     words = _tag_words().present(low)
     if words and not _only_unmatched_secret_words(text, lang, words):
         return False
-    if not _SPECIAL_NAMES.isdisjoint(_RUN.findall(low)) or _PATH_WORD.search(text):
+    # (on ASCII text both read the same words; `_RUN` is the cheaper)
+    run = _SHELL_RUN if lang == "shell" and not low.isascii() else _RUN
+    if not _SPECIAL_NAMES.isdisjoint(run.findall(low)) or _PATH_WORD.search(text):
         return False
     return parser_for("shell") is not None
 
