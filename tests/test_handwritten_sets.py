@@ -29,6 +29,7 @@ class HandSet(NamedTuple):
 SETS = [
     pytest.param(HandSet(HAND / "set_a", "make_set_a", "part_ids", "ta"), id="set_a"),
     pytest.param(HandSet(HAND / "set_b", "make_set_b", "b_core", "tb"), id="set_b"),
+    pytest.param(HandSet(HAND / "set_e", "make_set_e", "", "te"), id="set_e"),
 ]
 
 
