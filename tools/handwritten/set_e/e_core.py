@@ -11,6 +11,7 @@ import string
 from dataclasses import dataclass
 
 import phonenumbers
+from stdnum import iban
 from stdnum.cn import ric as cn_ric
 from stdnum.es import dni as es_dni
 from stdnum.fi import hetu as fi_hetu
@@ -106,6 +107,19 @@ def es_id(rng: random.Random) -> str:
     if not es_dni.is_valid(v):
         raise ValueError("es dni")
     return v
+
+
+def iban_de(rng: random.Random) -> str:
+    bban = f"{rng.randint(10000000, 99999999)}{rng.randint(0, 9999999999):010d}"
+    num = int(bban + "131400")  # D=13 E=14, check digits 00
+    v = f"DE{98 - num % 97:02d}{bban}"
+    if not iban.is_valid(v):
+        raise ValueError("iban")
+    return " ".join(v[i:i + 4] for i in range(0, len(v), 4))
+
+
+def passport(rng: random.Random) -> str:
+    return rng.choice("CFGHJK") + rand(rng, 8, "CFGHJKLMNPRTVWXYZ0123456789")
 
 
 def phone(rng: random.Random, region: str) -> str:

@@ -61,6 +61,11 @@ PII = [
     ("phone_list", "tool", "zh", "phone:CN", "客户回访名单：王女士 <<T>>，已约周三下午"),
     ("phone_list", "agent", "zh", "phone:CN", "用户让我记下快递员的电话：<<T>>"),
     ("phone_list", "document", "en", "phone:GB", "Emergency contacts — Tom Baker (partner): <<T>>"),
+    ("bank_account", "user", "en", "iban", "rent goes to my account <<T>> (Sparkasse), reference 'flat 3B'"),
+    ("bank_account", "tool", "zh", "iban", "供应商付款信息：开户名 Müller GmbH，IBAN：<<T>>"),
+    ("passport", "tool", "en", "passport", "{\"traveller\": \"Lena Fischer\", \"passport_no\": \"<<T>>\", \"nationality\": \"DE\"}"),
+    ("passport", "agent", "zh", "passport", "用户订机票时提供的护照号：<<T>>，有效期至 2031 年。"),
+    ("phone_list", "document", "zh", "phone:CN", "值班表：\n周一 赵一鸣 <<T>>\n周二 陈静（电话见通讯录）"),
     ("phone_list", "user", "en", "phone:US", "my cell is <<T>> if the courier needs it"),
     ("phone_list", "tool", "en", "phone:DE", "CRM note: Herr Vogel called back from <<T>>, wants a quote by Friday."),
 ]

@@ -33,7 +33,7 @@ PREFIX = {"benign": "ben", "injection": "inj", "dangerous_code": "dc", "exfil": 
           "secret": "sec", "pii": "pii"}
 DOC_CARRIERS_PER_PAIR = 3
 USER_CARRIERS_PER_PAIR = 3
-CODE_CARRIERS_PER_PAIR = 5
+CODE_CARRIERS_PER_PAIR = 4
 
 
 def text_cases() -> list[Case]:
@@ -59,6 +59,11 @@ def text_cases() -> list[Case]:
                 out.append(Case("benign", fam_b, source, lang, True,
                                 "the user's own standing preference, twin of a user hijack",
                                 put(carrier, ben)))
+    for fam_m, fam_b, source, lang, mal, ben in e_text.SPOTS:
+        out.append(Case("injection", fam_m, source, lang, True,
+                        f"{fam_m.replace('_', ' ')} hidden inside structured or long content", mal))
+        out.append(Case("benign", fam_b, source, lang, True,
+                        "same structured content with an ordinary value in the spot", ben))
     for lang, items in (("en", e_text.BENIGN_EN), ("zh", e_text.BENIGN_ZH)):
         for fam, source, text in items:
             out.append(Case("benign", fam, source, lang, True,
@@ -77,6 +82,8 @@ def fill_pii(rng: random.Random, kind: str) -> tuple[str, str]:
     if kind.startswith("phone:"):
         region = kind.split(":")[1]
         return e_core.phone(rng, region), "phone"
+    if kind in ("iban", "passport"):
+        return (e_core.iban_de(rng) if kind == "iban" else e_core.passport(rng)), kind
     fn = {"cn": e_core.cn_id, "se": e_core.se_id, "fi": e_core.fi_id, "es": e_core.es_id}[kind]
     return fn(rng), kind
 
