@@ -285,7 +285,7 @@ def build() -> Build:
                     if rng.random() < twin_rate:
                         tf, tp = rng.choice(twins)
                         ttext = place_text(random.Random(rng.random()), c, tp, pos, wrap)
-                        add(text_rows, "benign", tf, src, lang, hard, f"twin of a {label} row: {c[0]}, same place, harmless line of the same shape", ttext)
+                        add(text_rows, "benign", tf, src, lang, hard, f"twin of {'an' if label[0] in 'aeiou' else 'a'} {label} row: {c[0]}, same place, harmless line of the same shape", ttext)
                     break
 
     ben = {"en": d_payloads.BEN_EN, "zh": d_payloads.BEN_ZH}
@@ -313,7 +313,7 @@ def build() -> Build:
 
     def code_pair(label, family, kind, cmd, reps, twin_rate):
         pool = [c for c in d_code.CODE_CARRIERS if c[1] == kind]
-        twins = d_code.BEN_SH if kind == "sh" else d_code.BEN_PY
+        twins = {"sh": d_code.BEN_SH, "py": d_code.BEN_PY, "ps": d_code.BEN_PS}[kind]
         for _ in range(reps):
             for _try in range(20):
                 c = rng.choice(pool)
@@ -327,7 +327,7 @@ def build() -> Build:
                     if rng.random() < twin_rate:
                         tf, tc = rng.choice(twins)
                         add(code_rows, "benign", tf, src, c[2], hard,
-                            f"twin of a {label} row: {c[0]}, same slot, an ordinary command of the same shape", place_code(c, tc, slot))
+                            f"twin of {'an' if label[0] in 'aeiou' else 'a'} {label} row: {c[0]}, same slot, an ordinary command of the same shape", place_code(c, tc, slot))
                     break
 
     for fam, cmd in d_code.DC_SH:
@@ -338,8 +338,12 @@ def build() -> Build:
         code_pair("exfil", fam, "sh", cmd, 5, 0.85)
     for fam, cmd in d_code.EX_PY:
         code_pair("exfil", fam, "py", cmd, 2, 0.85)
+    for fam, cmd in d_code.DC_PS:
+        code_pair("dangerous_code", fam, "ps", cmd, 2, 0.85)
+    for fam, cmd in d_code.EX_PS:
+        code_pair("exfil", fam, "ps", cmd, 3, 0.85)
     for c in d_code.CODE_CARRIERS:
-        twins = d_code.BEN_SH if c[1] == "sh" else d_code.BEN_PY
+        twins = {"sh": d_code.BEN_SH, "py": d_code.BEN_PY, "ps": d_code.BEN_PS}[c[1]]
         for _ in range(3):
             tf, tc = rng.choice(twins)
             nslots = c[5].count(d_code.S)
