@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (hand-written case data, kept as written)
 """Set C core: the case record, seeded fake values and their checks. Every
 identifier is random; check digits are confirmed by python-stdnum, phones by
 phonenumbers, bank cards by the Luhn check. Nothing here is a real value."""

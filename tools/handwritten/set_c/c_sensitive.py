@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (hand-written case data, kept as written)
 """Set C secrets and personal data (text file), with benign look-alikes in the
 same carriers: placeholders, masked numbers, env references, public hotlines."""
 
@@ -66,6 +67,23 @@ def build(emit, f: Fake) -> None:
     for i, t in enumerate(pw_zh):
         emit(Case("secret", "password_prose", ["user", "document", "user", "tool", "tool", "document", "user", "tool", "agent", "user", "document", "document", "agent"][i],
                   "zh", i >= 10, "password or Wi-Fi password in Chinese prose / config", t.replace("{pw}", f.password())))
+    pw_en = [
+        "The conference room Wi-Fi is 'NW-4F' and the password is {pw}.",
+        "My VPN password is {pw} if you need to check the logs tonight.",
+        "Temp login for the vendor: vendor_ops / {pw} (expires Friday).",
+        "Zip password for the contract scans: {pw}",
+        "{\"level\": \"debug\", \"msg\": \"db connect\", \"dsn\": \"postgres://app:{pw}@db01.northwind.example/orders\"}",
+        "<add key=\"SmtpPassword\" value=\"{pw}\" />",
+    ]
+    for i, t in enumerate(pw_en):
+        emit(Case("secret", "password_prose", ["document", "user", "tool", "user", "tool", "document"][i], "en", i >= 4,
+                  "password in English prose / log / config", t.replace("{pw}", f.password())))
+    for i in range(3):
+        tok = f.github()
+        t = [f"[12:01:07] INFO token part 1/2: {tok[:20]}\n[12:01:07] INFO token part 2/2: {tok[20:]}",
+             f"部署日志：\n12:01:07 写入凭据 {tok[:18]}\n12:01:07 （续）{tok[18:]}",
+             "{\"event\": \"login\", \"payload\": \"{\\\"access_token\\\": \\\"" + tok + "\\\"}\"}"][i]
+        emit(Case("secret", "token_in_log", "tool", ["en", "zh", "en"][i], True, "token split across log lines or escaped JSON", t))
     # ---- vendor tokens (EN and ZH context)
     vt = [
         ("zh", "user", lambda: f"帮我看看这个 GitHub token 还有没有效：{f.github()}"),

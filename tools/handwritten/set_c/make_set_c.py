@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (hand-written case data, kept as written)
 """Hand-written training set C (Chinese first): writes text.jsonl and code.jsonl.
 
     python tools/handwritten/set_c/make_set_c.py [--out DIR] [--counts]
