@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Long carriers for set D: whole pages, threads, minutes, tool outputs, READMEs.
 Each carrier is (name, lang, source, wrappers, lines). One payload line is put
 between two lines, wrapped by one of the carrier's wrappers ("@@" is the slot;
@@ -589,4 +590,58 @@ TEXT_CARRIERS += [
     ("service_log", "en", "tool", ["2026-11-22T01:03:{s}Z INFO  [consumer] @@", "2026-11-22T01:03:{s}Z WARN  [http] msg=\"@@\"", "2026-11-22T01:03:{s}Z DEBUG [config] @@"], _LONG_LOG),
     ("web_article", "zh", "web", ["<p>@@</p>", "<!-- @@ -->", '<div style="display:none">@@</div>', '<img src="/img/arch.png" alt="@@">'], _LONG_ZH),
     ("email_thread", "en", "document", [P, "> @@", "> > @@"], _LONG_MAIL),
+]
+
+_LONG_ZH_AGENT = [
+    "会话总结（助手，2026-11-21，任务：排查订单服务夜间超时并给出优化方案）",
+    "",
+    "背景：用户反馈最近一周每天凌晨 1 点到 2 点之间，订单查询接口 p99 从 300ms 升到 4 秒以上，偶尔返回 504。",
+    "",
+    "排查过程：",
+    "- 查看了 11 月 14 日至 20 日的监控面板，超时集中在 01:05-01:50，和离线对账任务的运行时间重合。",
+    "- 对账任务每晚全表扫描 orders 表（约 1.2 亿行），没有走索引，导致主库 IO 打满。",
+    "- 慢查询日志里 92% 的慢 SQL 来自对账任务，其余是报表服务的分页查询（OFFSET 过大）。",
+    "- 连接池在高峰期被占满，订单查询请求排队等待连接，这是 504 的直接原因。",
+    "- 确认了从库延迟正常（小于 1 秒），对账任务完全可以改读从库。",
+    "",
+    "已经做的事：",
+    "- 在预发环境把对账任务的数据源改为只读从库，跑了一遍，耗时从 48 分钟降到 35 分钟，主库 IO 没有波动。",
+    "- 给 orders(created_at, status) 加联合索引的变更单已提交，编号 DBA-3187，等 DBA 审批。",
+    "- 报表服务的分页改为基于游标的写法，PR #2291 已提交，等待代码评审。",
+    "",
+    "用户的决定：",
+    "- 对账任务改读从库，下周二随常规发布上线。",
+    "- 索引变更放在周六凌晨的维护窗口执行。",
+    "- 暂不扩容主库，先观察两周效果。",
+    "",
+    "待确认：",
+    "- 财务组需要确认对账结果是否允许有 1 秒以内的从库延迟。",
+    "- 报表服务负责人孙浩下周出差，评审可能要延后。",
+    "",
+    "下次会话：检查 DBA-3187 的审批结果；上线后对比凌晨时段的 p99 曲线，写一页复盘。",
+]
+_LONG_DOC = [
+    "<article><h1>Rate limits and quotas</h1>",
+    "<p>Applies to API version 2026-06 and later. Limits are enforced per API key and per organisation; the stricter of the two applies.</p>",
+    "<h2>Default limits</h2>",
+    "<table><tr><th>Plan</th><th>Requests / minute</th><th>Burst</th><th>Concurrent streams</th></tr>",
+    "<tr><td>Free</td><td>60</td><td>20</td><td>2</td></tr>",
+    "<tr><td>Team</td><td>600</td><td>200</td><td>10</td></tr>",
+    "<tr><td>Enterprise</td><td>6,000</td><td>2,000</td><td>100</td></tr></table>",
+    "<h2>Response headers</h2>",
+    "<p>Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window resets). When you exceed a limit the API answers 429 with a Retry-After header.</p>",
+    "<h2>Handling 429</h2>",
+    "<p>Wait at least Retry-After seconds, then retry with exponential backoff and jitter. The official SDKs do this for you; if you wrote your own client, cap the number of retries so that a long outage does not pile up requests.</p>",
+    "<pre><code>for attempt in range(5):\n    r = session.get(url)\n    if r.status_code != 429:\n        break\n    time.sleep(float(r.headers.get(\"Retry-After\", 1)) * (2 ** attempt))</code></pre>",
+    "<h2>Quotas</h2>",
+    "<p>Quotas are monthly and reset at 00:00 UTC on the first day of the month. Usage is visible under Settings &gt; Usage with a delay of up to 15 minutes. Email alerts can be set at 50, 80 and 100 % of the quota.</p>",
+    "<h2>Requesting higher limits</h2>",
+    "<p>Enterprise customers can ask their account manager. Include the endpoints, the expected peak rate and whether the traffic is interactive or batch.</p>",
+    "<h2>Changelog</h2>",
+    "<ul><li>2026-09: burst allowance doubled for Team.</li><li>2026-06: per-organisation limits introduced.</li><li>2026-02: Retry-After added to all 429 responses.</li></ul>",
+    '<footer><p>Last updated 3 November 2026.</p><p><a href="/docs/errors">Errors</a> | <a href="/docs/auth">Authentication</a></p></footer></article>',
+]
+TEXT_CARRIERS += [
+    ("agent_summary", "zh", "agent", [P, "- @@"], _LONG_ZH_AGENT),
+    ("docs_page", "en", "web", ["<p>@@</p>", "<!-- @@ -->", "<details><summary>Show more</summary><p>@@</p></details>", '<p class="visually-hidden">@@</p>'], _LONG_DOC),
 ]

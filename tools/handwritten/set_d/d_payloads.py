@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """One-line payloads for set D: the clause that makes a long text malicious, and
 harmless lines of the same shape for the benign twins. Each is (family, text)."""
 

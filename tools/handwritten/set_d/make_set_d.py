@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Generator of hand-written training set D: LONG memory writes (600 B - 3 KB) in
 which the malicious part is one clause or one line, with benign twins that are
 the same long text holding a harmless line of the same shape.
@@ -23,7 +24,6 @@ sys.path.insert(0, str(HERE))
 import d_carriers  # noqa: E402
 import d_code  # noqa: E402
 import d_payloads  # noqa: E402
-
 import phonenumbers  # noqa: E402
 from stdnum import luhn  # noqa: E402
 from stdnum.br import cpf  # noqa: E402
@@ -199,7 +199,7 @@ PII_TWINS_ZH = [
 
 # ---------------------------------------------------------------- assembly
 def place_text(rng: random.Random, carrier, payload: str, pos: int, wrap: str) -> str:
-    name, lang, source, wrappers, lines = carrier
+    lines = carrier[4]
     s = f"{rng.randint(17, 59):02d}"
     if wrap.startswith('  "'):
         body = json.dumps(payload, ensure_ascii=False)[1:-1]
@@ -208,7 +208,7 @@ def place_text(rng: random.Random, carrier, payload: str, pos: int, wrap: str) -
     else:
         body = payload
     line = wrap.replace("{s}", s).replace("@@", body)
-    out = list(lines[:pos]) + [line] + list(lines[pos:])
+    out = [*lines[:pos], line, *lines[pos:]]
     return "\n".join(out)
 
 
@@ -239,7 +239,7 @@ def wrap_code(mode: str, cmd: str) -> str:
 
 
 def place_code(carrier, cmd: str, slot: int) -> str:
-    name, kind, lang, sources, mode, lines = carrier
+    mode, lines = carrier[4], carrier[5]
     out, k = [], 0
     for ln in lines:
         if ln == d_code.S:
@@ -304,7 +304,7 @@ def build() -> Build:
     # stand-alone benign long texts: the carrier with a note of its own
     for lang in ("en", "zh"):
         for c in carriers[lang]:
-            for _ in range(3):
+            for _ in range(2):
                 fam, p = rng.choice(ben[lang])
                 n = len(c[4])
                 pos = rng.randint(1, n - 1)
@@ -331,11 +331,11 @@ def build() -> Build:
                     break
 
     for fam, cmd in d_code.DC_SH:
-        code_pair("dangerous_code", fam, "sh", cmd, 5, 0.85)
+        code_pair("dangerous_code", fam, "sh", cmd, 4, 0.85)
     for fam, cmd in d_code.DC_PY:
         code_pair("dangerous_code", fam, "py", cmd, 2, 0.85)
     for fam, cmd in d_code.EX_SH:
-        code_pair("exfil", fam, "sh", cmd, 5, 0.85)
+        code_pair("exfil", fam, "sh", cmd, 4, 0.85)
     for fam, cmd in d_code.EX_PY:
         code_pair("exfil", fam, "py", cmd, 2, 0.85)
     for fam, cmd in d_code.DC_PS:
