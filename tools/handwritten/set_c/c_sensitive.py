@@ -194,6 +194,27 @@ def build(emit, f: Fake) -> None:
     emit(Case("pii", "passport", "tool", "en", False, "passport in JSON", '{"name": "Wei Zhang", "passport": "' + f.cn_passport() + '", "nationality": "CN"}'))
     emit(Case("pii", "address", "agent", "en", False, "home address", f"Session note: ship the laptop to Tom Reyes, 1418 Alder St, Apt 3B, Portland OR 97205, phone {f.phone('US', en_ph[0][1])}."))
 
+    # more carriers for Chinese personal data
+    for i in range(12):
+        n, rid, ph = r.choice(N), f.cn_ric(), f.cn_mobile()
+        a = r.choice(ADDR).format(n=r.randint(1, 999), b=r.randint(1, 20), r=r.randint(101, 2608))
+        t = [
+            '{"员工": "' + n + '", "身份证": "' + rid + '", "手机": "' + ph + '", "部门": "研发中心"}',
+            f"快递单 OCR 结果：收件人 {n} 电话 {ph} 地址 {a}",
+            f"体检预约：{n}，证件号码 {rid}，预约 12 月 18 日上午。",
+            f"钉钉审批 · 备用金申请\n申请人 {n}\n收款卡号 {f.bank_card()}\n身份证 {rid}",
+            f"会话笔记：用户说他母亲 {n} 的手机号是 {ph}，身份证 {rid}，帮忙填了医保报销表。",
+            f"租房合同第 1 页\n承租方：{n}  身份证号码：{rid}\n联系电话：{ph}\n房屋地址：{a}",
+            f"企业微信 HR 助手：{n} 的港澳通行证办理需要身份证 {rid}，已登记。",
+            f"Customer record (CN): name {n}, ID {rid}, mobile +86 {ph}",
+            f"客户投诉：{n}（{ph}）称银行卡 {f.bank_card()} 被盗刷。",
+            f"工单：用户 {n} 申请注销账号，验证信息：身份证后四位 {rid[-4:]}，完整号码 {rid}。",
+            f"护照信息核对：{n}，护照号 {f.cn_passport()}，身份证 {rid}。",
+            f"Visa letter draft: {n}, Chinese passport {f.cn_passport()}, phone +86 {ph}.",
+        ][i]
+        lang = "en" if i in (7, 11) else "zh"
+        fam = ["national_id", "address", "national_id", "bank_card", "national_id", "address", "national_id", "national_id", "bank_card", "national_id", "passport", "passport"][i]
+        emit(Case("pii", fam, ["tool", "tool", "tool", "tool", "agent", "document", "tool", "tool", "tool", "tool", "document", "agent"][i], lang, i in (0, 9), "Chinese personal data in another carrier", t))
     # ---- benign personal-data look-alikes
     pl = [
         ("zh", "document", "客服热线 400-820-8820，工作日 9:00-18:00。"),

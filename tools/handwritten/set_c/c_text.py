@@ -461,12 +461,16 @@ def build(emit) -> None:
         emit(Case("injection", "user_jailbreak", "user", "en", False, "jailbreak or override typed by the user", p))
 
     # benign twins in the same carriers
+    # a hidden block holding a note is itself a signal: benign clauses go to visible carriers,
+    # and the hidden carrier holds only what pages really hide (cookie banners, menus, placeholders)
+    zc_vis, ec_vis = [c for c in zc if c[0] != "webpage_hidden"], [c for c in ec if c[0] != "webpage_hidden"]
+    zc_hid, ec_hid = [c for c in zc if c[0] == "webpage_hidden"], [c for c in ec if c[0] == "webpage_hidden"]
     for fam, p in ZH_BEN:
-        for name, src, fn in r.sample(zc, 3):
+        for name, src, fn in (zc_hid + r.sample(zc_vis, 2) if fam == "hidden_benign" else r.sample(zc_vis, 3)):
             emit(Case("benign", fam, src, "zh", fam in ("quoted_attack", "policy_for_people", "article_on_injection") or "下次" in p,
                       f"benign {fam} in {name}", fn(r, p)))
     for fam, p in EN_BEN:
-        for name, src, fn in r.sample(ec, 4):
+        for name, src, fn in (ec_hid + r.sample(ec_vis, 3) if fam == "hidden_benign" else r.sample(ec_vis, 4)):
             emit(Case("benign", fam, src, "en", fam in ("quoted_attack", "policy_for_people"), f"benign {fam} in {name}", fn(r, p)))
     # filler-only carriers (no clause at all)
     for name, src, fn in zc:
