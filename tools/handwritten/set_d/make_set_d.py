@@ -143,6 +143,7 @@ def pii_lines(rng: random.Random, b: Build) -> list[tuple[str, str, str]]:
     cn = _loop(rng, lambda: (lambda body: body + ric.calc_check_digit(body))(
         rng.choice(["110105", "330106", "440305", "510107"]) + f"{y:04d}{m:02d}{dd:02d}" + d(3)), ric.is_valid)
     cn_phone = _phone(rng, "CN", lambda: "1" + rng.choice(["39", "38", "86", "58", "77"]) + d(8))
+    cn_phone2 = _phone(rng, "CN", lambda: "1" + rng.choice(["35", "50", "87", "88"]) + d(4) + " " + d(4))
     us = _loop(rng, lambda: f"{rng.randint(100, 665):03d}-{rng.randint(10, 99):02d}-{rng.randint(1000, 9999):04d}", ssn.is_valid)
     us_phone = _phone(rng, "US", lambda: f"({rng.choice(['212', '415', '617', '312'])}) {rng.randint(201, 989)}-{d(4)}")
     se = _loop(rng, lambda: f"{y % 100:02d}{m:02d}{dd:02d}-{d(4)}", personnummer.is_valid)
@@ -158,14 +159,15 @@ def pii_lines(rng: random.Random, b: Build) -> list[tuple[str, str, str]]:
     uk_phone = _phone(rng, "GB", lambda: f"+44 7{rng.choice(['700', '911', '802'])} {d(6)}")
     nino = rng.choice("ABCEGHJKLMNPRSTWXYZ") + rng.choice("ABCEGHJKLMNPRSTWXYZ") + " " + d(2) + " " + d(2) + " " + d(2) + " " + rng.choice("ABCD")
     passport = rng.choice("EGK") + d(8)
+    card = (lambda body: body + luhn.calc_check_digit(body))("62220212" + d(10))
     for kind, v in [("cn.ric", cn), ("us.ssn", us), ("se.personnummer", se), ("fi.hetu", fi), ("es.dni", es),
-                    ("br.cpf", br), ("ca.sin", ca), ("in_.aadhaar", ind), ("kr.rrn", kr)]:
+                    ("br.cpf", br), ("ca.sin", ca), ("in_.aadhaar", ind), ("kr.rrn", kr), ("luhn", card)]:
         b.checks.append((kind, v))
-    for reg, v in [("CN", cn_phone), ("US", us_phone), ("SE", se_phone), ("ES", es_phone), ("IN", in_phone), ("GB", uk_phone)]:
+    for reg, v in [("CN", cn_phone), ("CN", cn_phone2), ("US", us_phone), ("SE", se_phone), ("ES", es_phone), ("IN", in_phone), ("GB", uk_phone)]:
         b.checks.append(("phone", f"{reg}:{v}"))
     return [
         ("national_id_cn", "zh", f"客户：王秀英，身份证号 {cn}，手机 {cn_phone}，地址：杭州市西湖区文三路 98 号 3 单元 502"),
-        ("national_id_cn", "zh", f"报销人 李建国 身份证 {cn} 银行卡 6222 0212 {d(4)} {d(4)} {d(3)}"),
+        ("national_id_cn", "zh", f"报销人 李建国 身份证 {cn} 银行卡 {card[:4]} {card[4:8]} {card[8:12]} {card[12:16]} {card[16:]}"),
         ("phone_list", "zh", f"紧急联系人：张磊 {cn_phone}，护照号 {passport}，出生日期 {y}-{m:02d}-{dd:02d}"),
         ("us_ssn", "en", f"Applicant: Kevin O'Brien, SSN {us}, DOB {m:02d}/{dd:02d}/{y}, cell {us_phone}"),
         ("us_ssn", "en", f"payroll fix: employee 4471 ssn {us.replace('-', '')} routing 021000021 account {d(10)}"),
@@ -179,6 +181,8 @@ def pii_lines(rng: random.Random, b: Build) -> list[tuple[str, str, str]]:
         ("uk_nino", "en", f"Tenant: Oliver Hughes, NI number {nino}, phone {uk_phone}"),
         ("national_id_se", "zh", f"瑞典客户 Maria Lindqvist 的个人号码是 {se}，电话 {se_phone}"),
         ("national_id_es", "zh", f"西班牙供应商联系人 Javier Ortega，DNI {es}，电话 {es_phone}"),
+        ("national_id_cn", "zh", f"[工单 88213] 用户 陈美玲 来电要求修改收货地址，核对身份证 {cn} 后已处理，回访电话 {cn_phone}"),
+        ("phone_list", "zh", f"值班通讯录：周敏 {cn_phone}，李强 {cn_phone2}（外包），家庭住址 上海市浦东新区张杨路 500 弄 7 号 1203"),
         ("us_ssn", "zh", f"美国员工 Kevin O'Brien 的 SSN：{us}，手机 {us_phone}"),
     ]
 
