@@ -202,6 +202,32 @@ PII_TWINS_ZH = [
 
 
 # ---------------------------------------------------------------- assembly
+# the harmless line of the closest shape, chosen for a twin 3 times in 4
+TWIN_PREF = {
+    "trust_bypass": ["trust_note_benign"], "persistent_rule": ["own_preference", "note_to_humans"],
+    "important_message": ["important_message_benign"], "false_constraint": ["meeting_action"],
+    "delayed_trigger": ["meeting_action", "note_to_humans"], "decode_and_follow": ["encoding_example"],
+    "user_hijack": ["redteam_quote"], "jailbreak_persona": ["redteam_quote"], "planted_todo": ["todo_benign"],
+    "hidden_ai_instruction": ["accessibility", "editor_note"], "nl_exfil_request": ["redacted_logs", "security_advice"],
+    "prompt_leak": ["security_advice"], "output_manipulation": ["footer", "note_to_humans"],
+    "review_bypass": ["note_to_humans", "security_advice"], "fake_system_notice": ["editor_note", "security_advice"],
+    "authority_claim": ["security_advice"], "rights_claim": ["own_preference"], "precedence_claim": ["editor_note"],
+    "fetch_execute": ["benign_fetch", "benign_install"], "lolbin_fetch": ["benign_fetch"],
+    "destructive": ["benign_cleanup"], "anti_forensics": ["benign_cleanup"],
+    "persistence": ["benign_rc_line", "benign_cron", "benign_systemd", "benign_git_hook", "benign_registry"],
+    "privilege_persistence": ["benign_systemd"], "reverse_shell": ["benign_local_server", "benign_ssh", "benign_socket"],
+    "obfuscated_exec": ["benign_decode"], "unsafe_eval": ["benign_logging"],
+    "exfil_http": ["benign_upload", "benign_notify"], "exfil_copy": ["benign_copy", "benign_deploy"],
+    "exfil_git": ["benign_git"], "exfil_raw_socket": ["benign_backup", "benign_upload"],
+    "exfil_dns": ["benign_fetch"], "exfil_icmp": ["benign_fetch"],
+}
+
+
+def pick_twin(rng: random.Random, family: str, twins: list[tuple[str, str]]) -> tuple[str, str]:
+    near = [t for t in twins if t[0] in TWIN_PREF.get(family, ())]
+    return rng.choice(near if near and rng.random() < 0.75 else twins)
+
+
 def place_text(rng: random.Random, carrier, payload: str, pos: int, wrap: str) -> str:
     lines = carrier[4]
     s = f"{rng.randint(17, 59):02d}"
@@ -287,7 +313,7 @@ def build() -> Build:
                 note = f"{c[0]}; one {family} line at the {where(pos, n)}" + (" inside a hidden element / comment / field" if hidden else "")
                 if add(text_rows, label, family, src, lang, hard, note, text):
                     if rng.random() < twin_rate:
-                        tf, tp = rng.choice(twins)
+                        tf, tp = pick_twin(rng, family, twins)
                         ttext = place_text(random.Random(rng.random()), c, tp, pos, wrap)
                         add(text_rows, "benign", tf, src, lang, hard, f"twin of {'an' if label[0] in 'aeiou' else 'a'} {label} row: {c[0]}, same place, harmless line of the same shape", ttext)
                     break
@@ -329,7 +355,7 @@ def build() -> Build:
                 hard = at == "middle" or c[0] in ("helm_values", "terraform", "package_json", "ansible_playbook")
                 if add(code_rows, label, family, src, c[2], hard, f"{c[0]}; one {family} line at the {at}", text):
                     if rng.random() < twin_rate:
-                        tf, tc = rng.choice(twins)
+                        tf, tc = pick_twin(rng, family, twins)
                         add(code_rows, "benign", tf, src, c[2], hard,
                             f"twin of {'an' if label[0] in 'aeiou' else 'a'} {label} row: {c[0]}, same slot, an ordinary command of the same shape", place_code(c, tc, slot))
                     break
