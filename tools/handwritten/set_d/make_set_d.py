@@ -235,6 +235,8 @@ def place_text(rng: random.Random, carrier, payload: str, pos: int, wrap: str) -
         body = json.dumps(payload, ensure_ascii=False)[1:-1]
     elif wrap.startswith("<"):
         body = payload.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        if '="@@"' in wrap:  # an attribute value
+            body = body.replace('"', "&quot;")
     else:
         body = payload
     line = wrap.replace("{s}", s).replace("@@", body)
