@@ -152,7 +152,7 @@ _NEGATION_BEFORE = re.compile(
 )
 NEGATION_LOOKBACK = 40
 CLAUSE_NEGATION_LOOKBACK = 100
-CLAUSE_NEGATABLE = frozenset({"bypass"})
+CLAUSE_NEGATABLE = frozenset({"bypass", "granted_exposure"})
 """Features a negation anywhere earlier in the same clause turns into their
 opposite: "never deploy on Fridays without a second reviewer" and "禁止在 CI 里直接执行
 远程脚本" require the check they name, "不免审" keeps the review; "whether to skip the
