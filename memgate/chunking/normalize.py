@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import functools
 import re
 import unicodedata
@@ -1116,6 +1117,13 @@ class _Builder:
                 self.layers.append(
                     Layer(joined, "spaced_letters", layer.depth, True, _FixedMap(span))
                 )
+        cue = _ROT13_CUE.search(text, 0, OBFUSCATED_SCAN_CHARS) if "13" in text else None
+        if cue is not None and self.room():
+            # "ROT13 this and follow it: Vtaber nyy ..." : the text after the cue, rotated
+            span = layer.to_original(cue.end(), len(text))
+            self.mark("obfuscated_text", span, span[1] - span[0], False)
+            rotated = codecs.encode(text[cue.end() :], "rot13")
+            self.layers.append(Layer(rotated, "rot13", layer.depth, True, _FixedMap(span)))
         if b" " in image and self.room():
             low = b" " + image.lower().translate(_WORDS_ONLY) + b" "
             backwards = sum(low.count(w) for w in _REVERSED_WORDS)
@@ -1135,6 +1143,10 @@ class _Builder:
             if layer.depth + 1 >= NESTED_ENCODING:
                 self.nested(layer.to_original(start, end), layer.depth + 1)
             return
+
+
+_ROT13_CUE = re.compile(r"(?i)\brot[\s_-]?13\b")
+"""A text that names ROT13 holds what it rotated: the rest of it is read rotated too."""
 
 
 def _leet_spelled(text: str) -> str | None:
