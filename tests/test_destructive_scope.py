@@ -24,8 +24,11 @@ def inspector() -> Inspector:
 def bad() -> list[str]:
     out = [f"{rm} {home}" for rm in RM for home in HOME]
     out += [f"kubectl delete namespace team-{n} {flags}" for n, flags in enumerate(NS_FORCED)]
-    out += [f"kubectl delete {kind} {name}" for kind in ("ns", "namespace")
-            for name in ("production", "kube-system", "default", "payments-prod")]
+    out += [
+        f"kubectl delete {kind} {name}"
+        for kind in ("ns", "namespace")
+        for name in ("production", "kube-system", "default", "payments-prod")
+    ]
     out += [f"{c} 'DROP DATABASE billing;'" for c in CLIENTS]
     out += ["清理一下：\n```sh\nrm -rf ~/.*\n```", "cleanup: `kubectl delete ns prod --force`"]
     return out
@@ -34,8 +37,10 @@ def bad() -> list[str]:
 def good() -> list[str]:
     out = [f"{rm} ./.cache" for rm in RM] + [f"{rm} ~/.cache/pip" for rm in RM]
     out += [f"kubectl delete namespace pr-{n}" for n in range(1200, 1204)]
-    out += ["kubectl delete pod web-5d8f7 -n staging --grace-period=0 --force",
-            "kubectl delete deployment api -n production"]
+    out += [
+        "kubectl delete pod web-5d8f7 -n staging --grace-period=0 --force",
+        "kubectl delete deployment api -n production",
+    ]
     out += [f"{c} 'DROP DATABASE IF EXISTS shop_test;'" for c in CLIENTS]
     out += ["rm -rf /var/lib/apt/lists/*", "sudo rm -rf /var/lib/docker  # uninstall, per the docs"]
     return out

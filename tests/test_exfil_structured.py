@@ -16,10 +16,20 @@ from memgate.trust.inspector import Inspector
 
 TOOLS = ["upload_file", "send_email", "share_document", "webhook_post", "sync_folder"]
 FILE_FIELDS = ["path", "file", "attachment", "source"]
-SECRETS = ["~/.ssh/id_ed25519", "/srv/app/.env.production", "~/.aws/credentials", "/etc/shadow",
-           "$HOME/.netrc", "~/.kube/config"]
-DESTS = [("destination", "https://drop.example.net/u"), ("url", "http://203.0.113.77:8080/in"),
-         ("to", "intake@collector.example"), ("webhook", "https://hooks.example.org/T1/B2")]
+SECRETS = [
+    "~/.ssh/id_ed25519",
+    "/srv/app/.env.production",
+    "~/.aws/credentials",
+    "/etc/shadow",
+    "$HOME/.netrc",
+    "~/.kube/config",
+]
+DESTS = [
+    ("destination", "https://drop.example.net/u"),
+    ("url", "http://203.0.113.77:8080/in"),
+    ("to", "intake@collector.example"),
+    ("webhook", "https://hooks.example.org/T1/B2"),
+]
 
 
 def wrap(obj: dict[str, object], style: int) -> str:
@@ -33,8 +43,10 @@ def wrap(obj: dict[str, object], style: int) -> str:
 
 
 def yaml_step(tool: str, field: str, secret: str, dest: tuple[str, str]) -> str:
-    return (f"steps:\n  - name: {tool}\n    {dest[0]}: {dest[1]}\n    method: POST\n"
-            f"    {field}: {secret}\n")
+    return (
+        f"steps:\n  - name: {tool}\n    {dest[0]}: {dest[1]}\n    method: POST\n"
+        f"    {field}: {secret}\n"
+    )
 
 
 def malicious() -> list[str]:
@@ -54,11 +66,30 @@ def benign() -> list[str]:
     for n, (tool, field, dest) in enumerate(itertools.product(TOOLS, FILE_FIELDS, DESTS)):
         style = n % 4
         out.append(wrap({"tool": tool, field: "dist/report-2026-q3.pdf", dest[0]: dest[1]}, style))
-        out.append(wrap({"tool": tool, field: SECRETS[n % 6], dest[0]: "https://vault.internal/in"}, style))
-        out.append(wrap({"tool": "download_file", "url": dest[1] if "://" in dest[1] else
-                         "https://dl.example.net/f", field: "~/.ssh/config"}, style))
-        out.append(wrap({"tool": tool, "identity_file": "~/.ssh/id_ed25519", field: "build/app.zip",
-                         dest[0]: dest[1]}, style))
+        out.append(
+            wrap({"tool": tool, field: SECRETS[n % 6], dest[0]: "https://vault.internal/in"}, style)
+        )
+        out.append(
+            wrap(
+                {
+                    "tool": "download_file",
+                    "url": dest[1] if "://" in dest[1] else "https://dl.example.net/f",
+                    field: "~/.ssh/config",
+                },
+                style,
+            )
+        )
+        out.append(
+            wrap(
+                {
+                    "tool": tool,
+                    "identity_file": "~/.ssh/id_ed25519",
+                    field: "build/app.zip",
+                    dest[0]: dest[1],
+                },
+                style,
+            )
+        )
         out.append(wrap({"tool": tool, field: "~/.ssh/id_ed25519.pub", dest[0]: dest[1]}, style))
     return out
 

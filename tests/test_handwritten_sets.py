@@ -42,7 +42,10 @@ def test_generator_reproduces_committed_files_byte_for_byte(hs: HandSet, tmp_pat
         out = tmp_path / run
         proc = subprocess.run(
             [sys.executable, str(hs.path / f"{hs.make}.py"), "--out", str(out)],
-            capture_output=True, text=True, timeout=300, check=False,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
         assert proc.returncode == 0, proc.stderr[-2000:]
         for stem in ("text", "code"):
@@ -70,7 +73,9 @@ def test_rows_keep_the_schema_and_ids_and_texts_are_unique(hs: HandSet) -> None:
         assert re.fullmatch(r"[a-z][a-z0-9_]*", str(row["family"])), rid
         text = str(row["text"])
         assert text.strip() and str(row["note"]).strip(), rid
-        assert not re.search(r"\{(name|proj|host|mail|brand|atk|port|own|v|pw|user|who)\}", text), rid  # unfilled slot
+        assert not re.search(r"\{(name|proj|host|mail|brand|atk|port|own|v|pw|user|who)\}", text), (
+            rid
+        )  # unfilled slot
         h = hashlib.sha256(text.encode()).hexdigest()
         assert h not in texts, rid
         texts.add(h)
@@ -106,7 +111,10 @@ def test_identifiers_pass_their_checks(hs: HandSet) -> None:
 def test_counts_mode_writes_nothing_and_matches_the_readme(hs: HandSet, tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, str(hs.path / f"{hs.make}.py"), "--counts", "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.startswith(f"{len(rows(hs.path))} items;")

@@ -69,7 +69,9 @@ def test_mentions_weigh_little(inspector: Inspector, template: str, code: str) -
 
 @pytest.mark.parametrize("template", ORDERS)
 @pytest.mark.parametrize("code", [CODE[0], CODE[2]])
-def test_orders_in_the_same_line_still_count(inspector: Inspector, template: str, code: str) -> None:
+def test_orders_in_the_same_line_still_count(
+    inspector: Inspector, template: str, code: str
+) -> None:
     text = template.format(c=code)
     assert behaviour(inspector, text), text
     assert inspector.inspect(text, Source.AGENT).decision is not Decision.APPROVE

@@ -74,7 +74,9 @@ _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 # Cue words that make a carrier inside a sentence a mention, not a use: a
 # warning, a prohibition, a description of a detector or an example of abuse.
 _WARN = re.compile(
-    r"(?i)\b(?:never(?!\s+mind\b)|(?:don'?t|do not)(?!\s+(?:forget|hesitate|worry|wait|stop|skip)\b)|avoid|instead of|warn(?:s|ing|ed)?|dangerous|unsafe|risky|"
+    r"(?i)\b(?:never(?!\s+mind\b)"
+    r"|(?:don'?t|do not)(?!\s+(?:forget|hesitate|worry|wait|stop|skip)\b)|"
+    r"avoid|instead of|warn(?:s|ing|ed)?|dangerous|unsafe|risky|"
     r"insecure|malicious|attackers?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion)?|"
     r"prohibit(?:ed)?|forbid(?:den)?|disallow(?:ed)?|not allowed|anti-?pattern|bad practice|"
     r"red flag|reject(?:s|ed)?|such as|e\.g\.|for example|like|"
@@ -259,7 +261,10 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
             prose = _INLINE.sub(" ", line)
             forbids = _PROHIBITION_LINE.match(line)
             if (
-                ((forbids and not _NEXT_CLAUSE.search(line, forbids.end())) or _DETECTION_LINE.search(line))
+                (
+                    (forbids and not _NEXT_CLAUSE.search(line, forbids.end()))
+                    or _DETECTION_LINE.search(line)
+                )
                 and _has_words(prose, 4)
                 and not _LINE_ORDER.search(prose)
             ):

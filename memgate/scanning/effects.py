@@ -416,7 +416,9 @@ def _ssh_host(args: Sequence[str]) -> str | None:
     return None
 
 
-_PROTECTED_NS = re.compile(r"default|kube-system|kube-public|prod\w*|production[\w-]*|live|main|[\w-]*-prod(?:uction)?")
+_PROTECTED_NS = re.compile(
+    r"default|kube-system|kube-public|prod\w*|production[\w-]*|live|main|[\w-]*-prod(?:uction)?"
+)
 
 
 def _cluster_wide_delete(n: str, low: Sequence[str]) -> bool:
@@ -2176,16 +2178,121 @@ _NOT_A_VENDOR = frozenset(
 
 
 _KNOWN_VENDORS = frozenset(
-    """github gh gitlab glpat bitbucket atlassian jira confluence stripe openai anthropic
-    claude slack twilio sendgrid mailgun mailchimp postmark aws amazon azure gcp gcloud google
-    firebase npm pypi docker dockerhub heroku vercel netlify cloudflare cf datadog dd sentry
-    shopify okta auth0 notion linear digitalocean do huggingface hf discord telegram paypal
-    square braintree supabase posthog doppler vault circleci travis codecov snyk sonar
-    sonarqube newrelic pagerduty algolia mapbox twitch dropbox zoom hubspot salesforce
-    airtable asana figma replicate groq deepseek mistral cohere gemini nuget rubygems
-    terraform tfc grafana elastic pinecone planetscale neon render fly railway browserstack
-    sauce jfrog artifactory segment mixpanel amplitude intercom zendesk freshdesk
-    aliyun alibaba tencent huawei baidu wechat weixin feishu lark dingtalk qiniu wecom""".split()
+    [
+        "github",
+        "gh",
+        "gitlab",
+        "glpat",
+        "bitbucket",
+        "atlassian",
+        "jira",
+        "confluence",
+        "stripe",
+        "openai",
+        "anthropic",
+        "claude",
+        "slack",
+        "twilio",
+        "sendgrid",
+        "mailgun",
+        "mailchimp",
+        "postmark",
+        "aws",
+        "amazon",
+        "azure",
+        "gcp",
+        "gcloud",
+        "google",
+        "firebase",
+        "npm",
+        "pypi",
+        "docker",
+        "dockerhub",
+        "heroku",
+        "vercel",
+        "netlify",
+        "cloudflare",
+        "cf",
+        "datadog",
+        "dd",
+        "sentry",
+        "shopify",
+        "okta",
+        "auth0",
+        "notion",
+        "linear",
+        "digitalocean",
+        "do",
+        "huggingface",
+        "hf",
+        "discord",
+        "telegram",
+        "paypal",
+        "square",
+        "braintree",
+        "supabase",
+        "posthog",
+        "doppler",
+        "vault",
+        "circleci",
+        "travis",
+        "codecov",
+        "snyk",
+        "sonar",
+        "sonarqube",
+        "newrelic",
+        "pagerduty",
+        "algolia",
+        "mapbox",
+        "twitch",
+        "dropbox",
+        "zoom",
+        "hubspot",
+        "salesforce",
+        "airtable",
+        "asana",
+        "figma",
+        "replicate",
+        "groq",
+        "deepseek",
+        "mistral",
+        "cohere",
+        "gemini",
+        "nuget",
+        "rubygems",
+        "terraform",
+        "tfc",
+        "grafana",
+        "elastic",
+        "pinecone",
+        "planetscale",
+        "neon",
+        "render",
+        "fly",
+        "railway",
+        "browserstack",
+        "sauce",
+        "jfrog",
+        "artifactory",
+        "segment",
+        "mixpanel",
+        "amplitude",
+        "intercom",
+        "zendesk",
+        "freshdesk",
+        "aliyun",
+        "alibaba",
+        "tencent",
+        "huawei",
+        "baidu",
+        "wechat",
+        "weixin",
+        "feishu",
+        "lark",
+        "dingtalk",
+        "qiniu",
+        "wecom",
+    ]
 )
 """Vendors whose tokens have one home: `$GITHUB_TOKEN` belongs at GitHub's API. Any
 other prefix (`$ACME_TOKEN`, the organisation's own name) says nothing about where its

@@ -762,9 +762,7 @@ def _transfer_host(pairs: Sequence[tuple[str, str]]) -> str | None:
     hosts = [h for k, v in pairs if not _payload_file(k, v) for h in _value_hosts(v)]
     if not hosts:
         return None
-    words = " ".join(
-        [k for k, _ in pairs] + [v for _, v in pairs if len(v) <= 60 and "/" not in v]
-    )
+    words = " ".join([k for k, _ in pairs] + [v for _, v in pairs if len(v) <= 60 and "/" not in v])
     if not _TRANSFER_WORD.search(words) or _INBOUND_WORD.search(words):
         return None
     return hosts[0]
@@ -798,7 +796,9 @@ def _structured_transfer(spec: _Spec, text: str) -> Iterator[Hit]:
         if m is not None:
             fields.append((i, m.group(1), m.group(2).strip().strip("'\"")))
     for n, (i, _, _) in enumerate(fields):
-        block = [f for f in fields[max(0, n - KV_BLOCK_LINES + 1) : n + 1] if i - f[0] < KV_BLOCK_LINES]
+        block = [
+            f for f in fields[max(0, n - KV_BLOCK_LINES + 1) : n + 1] if i - f[0] < KV_BLOCK_LINES
+        ]
         if len(block) < 2:
             continue
         host = _transfer_host([(k, v) for _, k, v in block])

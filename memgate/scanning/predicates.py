@@ -438,11 +438,13 @@ def is_non_personal_email(value: str, context: str = "") -> bool:
 
 
 _MAIL_ADDRESS_HEADER = re.compile(
-    r"(?im)^[ \t>]*(?:from|to|cc|bcc|reply-to|sender|发件人|收件人|抄送|密送|寄件人|收件者|發件人|收件人|寄件者)"
+    r"(?im)^[ \t>]*(?:from|to|cc|bcc|reply-to|sender"
+    r"|发件人|收件人|抄送|密送|寄件人|收件者|發件人|寄件者)"
     r"[ \t]*[:：]"
 )
 _MAIL_OTHER_HEADER = re.compile(
-    r"(?im)^[ \t>]*(?:from|to|cc|date|sent|subject|发件人|收件人|抄送|时间|日期|主题|發件人|主旨|寄件日期)"
+    r"(?im)^[ \t>]*(?:from|to|cc|date|sent|subject"
+    r"|发件人|收件人|抄送|时间|日期|主题|發件人|主旨|寄件日期)"
     r"[ \t]*[:：]"
 )
 MAIL_ENVELOPE_ADDRESSES = 3

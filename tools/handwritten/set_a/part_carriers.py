@@ -9,9 +9,34 @@ from __future__ import annotations
 import json
 import random
 
-NAMES_EN = ["Alice Moreno", "Ben Okafor", "Chloe Martin", "Dmitri Volkov", "Emma Schulz", "Farid Haddad",
-            "Grace Lee", "Hiro Tanaka", "Ines Duarte", "Jonas Berg", "Kavya Rao", "Liam Walsh"]
-NAMES_ZH = ["王磊", "李娜", "张伟", "刘洋", "陈静", "杨帆", "赵敏", "黄海", "周婷", "吴军", "徐晨", "孙悦"]
+NAMES_EN = [
+    "Alice Moreno",
+    "Ben Okafor",
+    "Chloe Martin",
+    "Dmitri Volkov",
+    "Emma Schulz",
+    "Farid Haddad",
+    "Grace Lee",
+    "Hiro Tanaka",
+    "Ines Duarte",
+    "Jonas Berg",
+    "Kavya Rao",
+    "Liam Walsh",
+]
+NAMES_ZH = [
+    "王磊",
+    "李娜",
+    "张伟",
+    "刘洋",
+    "陈静",
+    "杨帆",
+    "赵敏",
+    "黄海",
+    "周婷",
+    "吴军",
+    "徐晨",
+    "孙悦",
+]
 TEAMS = ["platform", "billing", "data-infra", "mobile", "search", "growth", "sre", "payments"]
 
 FILL_EN = [
@@ -89,7 +114,9 @@ def place(rng: random.Random, lang: str, clause: str, n: int | None = None) -> s
     if lang != "zh":
         return " ".join(parts)
     # Chinese sentences run on without spaces; one ending in Latin text (a URL, base64) gets a space
-    return "".join(x if x.endswith(("。", "！", "？", "”", "」", "）")) else x + " " for x in parts).rstrip()
+    return "".join(
+        x if x.endswith(("。", "！", "？", "”", "」", "）")) else x + " " for x in parts
+    ).rstrip()
 
 
 def _name(rng: random.Random, lang: str) -> str:
@@ -97,24 +124,37 @@ def _name(rng: random.Random, lang: str) -> str:
 
 
 def tool_json(rng, lang, body):
-    obj = {"tool": rng.choice(["web_search", "fetch_url", "crm.lookup", "kb.search", "jira.get_issue"]),
-           "status": "ok", "results": [
-               {"title": fill(rng, lang, 1)[0][:40], "snippet": fill(rng, lang, 1)[0]},
-               {"title": ("结果" if lang == "zh" else "Result") + f" {rng.randint(2, 9)}", "snippet": body}]}
+    obj = {
+        "tool": rng.choice(
+            ["web_search", "fetch_url", "crm.lookup", "kb.search", "jira.get_issue"]
+        ),
+        "status": "ok",
+        "results": [
+            {"title": fill(rng, lang, 1)[0][:40], "snippet": fill(rng, lang, 1)[0]},
+            {
+                "title": ("结果" if lang == "zh" else "Result") + f" {rng.randint(2, 9)}",
+                "snippet": body,
+            },
+        ],
+    }
     if rng.random() < 0.5:
         obj["results"].reverse()
     return json.dumps(obj, ensure_ascii=False, indent=rng.choice([None, 2])), "tool"
 
 
 def tool_xml(rng, lang, body):
-    return (f'<response tool="{rng.choice(["docs.query", "ticket.read", "drive.read"])}" code="200">\n'
-            f"  <item id=\"{rng.randint(1000, 9999)}\"><summary>{fill(rng, lang, 1)[0]}</summary></item>\n"
-            f"  <item id=\"{rng.randint(1000, 9999)}\"><summary>{body}</summary></item>\n</response>"), "tool"
+    return (
+        f'<response tool="{rng.choice(["docs.query", "ticket.read", "drive.read"])}" code="200">\n'
+        f'  <item id="{rng.randint(1000, 9999)}"><summary>{fill(rng, lang, 1)[0]}</summary></item>\n'
+        f'  <item id="{rng.randint(1000, 9999)}"><summary>{body}</summary></item>\n</response>'
+    ), "tool"
 
 
 def search_results(rng, lang, body):
-    lines = [f"{i}. {fill(rng, lang, 1)[0]} — https://{rng.choice(['docs', 'blog', 'help'])}.site{i}.org/p/{rng.randint(10, 999)}"
-             for i in range(1, 4)]
+    lines = [
+        f"{i}. {fill(rng, lang, 1)[0]} — https://{rng.choice(['docs', 'blog', 'help'])}.site{i}.org/p/{rng.randint(10, 999)}"
+        for i in range(1, 4)
+    ]
     k = rng.randint(0, 3)
     lines.insert(k, f"{k + 1}. {body}")
     head = "搜索结果：" if lang == "zh" else "Search results for the query:"
@@ -122,102 +162,156 @@ def search_results(rng, lang, body):
 
 
 def html_comment(rng, lang, body):
-    return (f"<html><body><h1>{fill(rng, lang, 1)[0][:30]}</h1><p>{place(rng, lang, fill(rng, lang, 1)[0], 1)}</p>"
-            f"<!-- {body} --><footer>© 2026</footer></body></html>"), "web"
+    return (
+        f"<html><body><h1>{fill(rng, lang, 1)[0][:30]}</h1><p>{place(rng, lang, fill(rng, lang, 1)[0], 1)}</p>"
+        f"<!-- {body} --><footer>© 2026</footer></body></html>"
+    ), "web"
 
 
 def html_hidden(rng, lang, body):
-    style = rng.choice(["display:none", "font-size:0", "color:#fff;background:#fff", "position:absolute;left:-9999px"])
-    return (f"<article><p>{place(rng, lang, fill(rng, lang, 1)[0], 2)}</p>"
-            f'<div style="{style}">{body}</div></article>'), "web"
+    style = rng.choice(
+        [
+            "display:none",
+            "font-size:0",
+            "color:#fff;background:#fff",
+            "position:absolute;left:-9999px",
+        ]
+    )
+    return (
+        f"<article><p>{place(rng, lang, fill(rng, lang, 1)[0], 2)}</p>"
+        f'<div style="{style}">{body}</div></article>'
+    ), "web"
 
 
 def html_alt(rng, lang, body):
-    return (f"<p>{fill(rng, lang, 1)[0]}</p>\n<img src=\"/img/chart-{rng.randint(1, 40)}.png\" alt=\"{body}\">\n"
-            f"<p>{fill(rng, lang, 1)[0]}</p>"), "web"
+    return (
+        f'<p>{fill(rng, lang, 1)[0]}</p>\n<img src="/img/chart-{rng.randint(1, 40)}.png" alt="{body}">\n'
+        f"<p>{fill(rng, lang, 1)[0]}</p>"
+    ), "web"
 
 
 def html_footer(rng, lang, body):
-    return (f"{place(rng, lang, fill(rng, lang, 1)[0], 2)}\n\n---\n"
-            f"{'页脚' if lang == 'zh' else 'Footer'}: {body}"), "web"
+    return (
+        f"{place(rng, lang, fill(rng, lang, 1)[0], 2)}\n\n---\n"
+        f"{'页脚' if lang == 'zh' else 'Footer'}: {body}"
+    ), "web"
 
 
 def email(rng, lang, body):
     a, b = _name(rng, lang), _name(rng, lang)
     if lang == "zh":
-        head = (f"发件人: {a} <{rng.choice(['ops', 'hr', 'it'])}@corp-mail.cn>\n收件人: {b}\n"
-                f"主题: {fill(rng, lang, 1)[0][:12]}\n时间: 2026年11月{rng.randint(1, 28)}日\n\n")
+        head = (
+            f"发件人: {a} <{rng.choice(['ops', 'hr', 'it'])}@corp-mail.cn>\n收件人: {b}\n"
+            f"主题: {fill(rng, lang, 1)[0][:12]}\n时间: 2026年11月{rng.randint(1, 28)}日\n\n"
+        )
         return head + f"{b}，你好：\n\n{place(rng, lang, body)}\n\n此致\n{a}", "document"
-    head = (f"From: {a} <{a.split()[0].lower()}@{rng.choice(['acme-corp.com', 'northwind.io', 'contoso.net'])}>\n"
-            f"To: {b.split()[0].lower()}@acme-corp.com\nSubject: {fill(rng, lang, 1)[0][:30]}\n"
-            f"Date: Tue, {rng.randint(1, 28)} Nov 2026 10:{rng.randint(10, 59)}:00 +0000\n\n")
-    return head + f"Hi {b.split()[0]},\n\n{place(rng, lang, body)}\n\nBest,\n{a.split()[0]}", "document"
+    head = (
+        f"From: {a} <{a.split()[0].lower()}@{rng.choice(['acme-corp.com', 'northwind.io', 'contoso.net'])}>\n"
+        f"To: {b.split()[0].lower()}@acme-corp.com\nSubject: {fill(rng, lang, 1)[0][:30]}\n"
+        f"Date: Tue, {rng.randint(1, 28)} Nov 2026 10:{rng.randint(10, 59)}:00 +0000\n\n"
+    )
+    return (
+        head + f"Hi {b.split()[0]},\n\n{place(rng, lang, body)}\n\nBest,\n{a.split()[0]}",
+        "document",
+    )
 
 
 def ticket(rng, lang, body):
     key = f"{rng.choice(['OPS', 'SUP', 'INC', 'DEV'])}-{rng.randint(100, 9999)}"
     if lang == "zh":
-        return f"工单 {key}\n状态：处理中\n描述：\n{place(rng, lang, body)}\n评论（{_name(rng, lang)}）：{fill(rng, lang, 1)[0]}", "tool"
-    return (f"Ticket {key} [{rng.choice(['Open', 'In progress', 'Waiting'])}]\nReporter: {_name(rng, lang)}\n"
-            f"Description:\n{place(rng, lang, body)}\nComment: {fill(rng, lang, 1)[0]}"), "tool"
+        return (
+            f"工单 {key}\n状态：处理中\n描述：\n{place(rng, lang, body)}\n评论（{_name(rng, lang)}）：{fill(rng, lang, 1)[0]}",
+            "tool",
+        )
+    return (
+        f"Ticket {key} [{rng.choice(['Open', 'In progress', 'Waiting'])}]\nReporter: {_name(rng, lang)}\n"
+        f"Description:\n{place(rng, lang, body)}\nComment: {fill(rng, lang, 1)[0]}"
+    ), "tool"
 
 
 def wiki(rng, lang, body):
-    title = rng.choice(["值班手册", "发布流程", "新人指南"]) if lang == "zh" else rng.choice(["On-call handbook", "Release process", "Team onboarding"])
-    return f"# {title}\n\n## {'概述' if lang == 'zh' else 'Overview'}\n{place(rng, lang, fill(rng, lang, 1)[0], 1)}\n\n## {'说明' if lang == 'zh' else 'Notes'}\n- {body}\n- {fill(rng, lang, 1)[0]}", "document"
+    title = (
+        rng.choice(["值班手册", "发布流程", "新人指南"])
+        if lang == "zh"
+        else rng.choice(["On-call handbook", "Release process", "Team onboarding"])
+    )
+    return (
+        f"# {title}\n\n## {'概述' if lang == 'zh' else 'Overview'}\n{place(rng, lang, fill(rng, lang, 1)[0], 1)}\n\n## {'说明' if lang == 'zh' else 'Notes'}\n- {body}\n- {fill(rng, lang, 1)[0]}",
+        "document",
+    )
 
 
 def pdf(rng, lang, body):
     n = rng.randint(2, 30)
-    return f"--- page {n} of {n + rng.randint(1, 20)} ---\n{place(rng, lang, body, rng.randint(1, 3))}\n{rng.randint(1, 99)}", "document"
+    return (
+        f"--- page {n} of {n + rng.randint(1, 20)} ---\n{place(rng, lang, body, rng.randint(1, 3))}\n{rng.randint(1, 99)}",
+        "document",
+    )
 
 
 def minutes(rng, lang, body):
     if lang == "zh":
-        return (f"会议纪要（{rng.choice(TEAMS)} 周会）\n参会人：{'、'.join(rng.sample(NAMES_ZH, 3))}\n"
-                f"1. {fill(rng, lang, 1)[0]}\n2. {body}\n行动项：{_name(rng, lang)} 跟进。"), "document"
-    return (f"Minutes — {rng.choice(TEAMS)} weekly\nAttendees: {', '.join(rng.sample(NAMES_EN, 3))}\n"
-            f"1. {fill(rng, lang, 1)[0]}\n2. {body}\nAction items: {_name(rng, lang).split()[0]} to follow up."), "document"
+        return (
+            f"会议纪要（{rng.choice(TEAMS)} 周会）\n参会人：{'、'.join(rng.sample(NAMES_ZH, 3))}\n"
+            f"1. {fill(rng, lang, 1)[0]}\n2. {body}\n行动项：{_name(rng, lang)} 跟进。"
+        ), "document"
+    return (
+        f"Minutes — {rng.choice(TEAMS)} weekly\nAttendees: {', '.join(rng.sample(NAMES_EN, 3))}\n"
+        f"1. {fill(rng, lang, 1)[0]}\n2. {body}\nAction items: {_name(rng, lang).split()[0]} to follow up."
+    ), "document"
 
 
 def calendar(rng, lang, body):
-    return (f"BEGIN:VEVENT\nDTSTART:202612{rng.randint(10, 28)}T{rng.randint(8, 17):02d}0000Z\n"
-            f"SUMMARY:{fill(rng, lang, 1)[0][:24]}\nDESCRIPTION:{body}\nEND:VEVENT"), "tool"
+    return (
+        f"BEGIN:VEVENT\nDTSTART:202612{rng.randint(10, 28)}T{rng.randint(8, 17):02d}0000Z\n"
+        f"SUMMARY:{fill(rng, lang, 1)[0][:24]}\nDESCRIPTION:{body}\nEND:VEVENT"
+    ), "tool"
 
 
 def csv_row(rng, lang, body):
     head = "id,客户,备注,状态" if lang == "zh" else "id,customer,notes,status"
-    r1 = f"{rng.randint(100, 999)},{_name(rng, lang)},\"{fill(rng, lang, 1)[0]}\",{'已完成' if lang == 'zh' else 'done'}"
-    r2 = f"{rng.randint(100, 999)},{_name(rng, lang)},\"{body}\",{'待处理' if lang == 'zh' else 'open'}"
+    r1 = f'{rng.randint(100, 999)},{_name(rng, lang)},"{fill(rng, lang, 1)[0]}",{"已完成" if lang == "zh" else "done"}'
+    r2 = f'{rng.randint(100, 999)},{_name(rng, lang)},"{body}",{"待处理" if lang == "zh" else "open"}'
     return f"{head}\n{r1}\n{r2}", "tool"
 
 
 def chat(rng, lang, body):
     a, b = _name(rng, lang), _name(rng, lang)
     m1, m2 = sorted(rng.sample(range(10, 60), 2))
-    return (f"[09:{m1}] {a}: {fill(rng, lang, 1)[0]}\n[09:{m2}] {b}: {body}\n"
-            f"[10:{rng.randint(10, 59)}] {a}: {'好的' if lang == 'zh' else 'ok, thanks'}"), "tool"
+    return (
+        f"[09:{m1}] {a}: {fill(rng, lang, 1)[0]}\n[09:{m2}] {b}: {body}\n"
+        f"[10:{rng.randint(10, 59)}] {a}: {'好的' if lang == 'zh' else 'ok, thanks'}"
+    ), "tool"
 
 
 def commit_msg(rng, lang, body):
     h = "".join(rng.choice("0123456789abcdef") for _ in range(40))
-    return f"commit {h}\nAuthor: {_name(rng, lang)} <dev@acme-corp.com>\n\n    {fill(rng, lang, 1)[0][:50]}\n\n    {body}", "tool"
+    return (
+        f"commit {h}\nAuthor: {_name(rng, lang)} <dev@acme-corp.com>\n\n    {fill(rng, lang, 1)[0][:50]}\n\n    {body}",
+        "tool",
+    )
 
 
 def pr_review(rng, lang, body):
-    return (f"Review on PR #{rng.randint(10, 3000)} by {_name(rng, lang)}\n"
-            f"> {fill(rng, lang, 1)[0]}\n\n{body}\n\n{'整体没问题。' if lang == 'zh' else 'LGTM otherwise.'}"), "tool"
+    return (
+        f"Review on PR #{rng.randint(10, 3000)} by {_name(rng, lang)}\n"
+        f"> {fill(rng, lang, 1)[0]}\n\n{body}\n\n{'整体没问题。' if lang == 'zh' else 'LGTM otherwise.'}"
+    ), "tool"
 
 
 def readme(rng, lang, body):
     proj = rng.choice(["tinyq", "fastcsv", "logship", "pgbatch", "imgthumb"])
-    return (f"# {proj}\n\n{fill(rng, lang, 1)[0]}\n\n## {'安装' if lang == 'zh' else 'Install'}\n\n    pip install {proj}\n\n"
-            f"## {'注意' if lang == 'zh' else 'Notes'}\n\n{body}"), "document"
+    return (
+        f"# {proj}\n\n{fill(rng, lang, 1)[0]}\n\n## {'安装' if lang == 'zh' else 'Install'}\n\n    pip install {proj}\n\n"
+        f"## {'注意' if lang == 'zh' else 'Notes'}\n\n{body}"
+    ), "document"
 
 
 def config(rng, lang, body):
-    return (f"# service config ({rng.choice(TEAMS)})\nservice:\n  name: {rng.choice(['api', 'worker', 'gateway'])}\n"
-            f"  replicas: {rng.randint(1, 6)}\n# {body}\nlogging:\n  level: info"), "document"
+    return (
+        f"# service config ({rng.choice(TEAMS)})\nservice:\n  name: {rng.choice(['api', 'worker', 'gateway'])}\n"
+        f"  replicas: {rng.randint(1, 6)}\n# {body}\nlogging:\n  level: info"
+    ), "document"
 
 
 def long_doc(rng, lang, body):
@@ -230,9 +324,13 @@ def long_doc(rng, lang, body):
     paras, i = [], 0
     while i < len(sents):
         k = rng.randint(2, 4)
-        paras.append(sep.join(sents[i:i + k]))
+        paras.append(sep.join(sents[i : i + k]))
         i += k
-    heads = ["## 背景", "## 进展", "## 风险", "## 下一步", "## 附注"] if lang == "zh" else ["## Background", "## Progress", "## Risks", "## Next steps", "## Notes"]
+    heads = (
+        ["## 背景", "## 进展", "## 风险", "## 下一步", "## 附注"]
+        if lang == "zh"
+        else ["## Background", "## Progress", "## Risks", "## Next steps", "## Notes"]
+    )
     out = [f"# {'项目周报' if lang == 'zh' else 'Project status'} — {rng.choice(TEAMS)}"]
     for j, para in enumerate(paras):
         if j % 2 == 0 and j // 2 < len(heads):
@@ -252,16 +350,45 @@ def email_thread(rng, lang, body):
         reply = place(rng, lang, body, 2)
     q = "\n".join("> " + x for x in quoted)
     if lang == "zh":
-        return f"主题: 回复: {fill(rng, lang, 1)[0][:10]}\n\n{reply}\n{b}\n\n在 2026年11月{rng.randint(1, 28)}日，{a} 写道：\n{q}", "document"
-    return f"Subject: Re: {fill(rng, lang, 1)[0][:28]}\n\n{reply}\n{b.split()[0]}\n\nOn Mon, {rng.randint(1, 28)} Nov 2026, {a} wrote:\n{q}", "document"
+        return (
+            f"主题: 回复: {fill(rng, lang, 1)[0][:10]}\n\n{reply}\n{b}\n\n在 2026年11月{rng.randint(1, 28)}日，{a} 写道：\n{q}",
+            "document",
+        )
+    return (
+        f"Subject: Re: {fill(rng, lang, 1)[0][:28]}\n\n{reply}\n{b.split()[0]}\n\nOn Mon, {rng.randint(1, 28)} Nov 2026, {a} wrote:\n{q}",
+        "document",
+    )
 
 
 def plain(rng, lang, body):
     return place(rng, lang, body), rng.choice(["web", "document", "tool"])
 
 
-CARRIERS = [tool_json, tool_xml, search_results, html_comment, html_hidden, html_alt, html_footer, email, ticket,
-            wiki, pdf, minutes, calendar, csv_row, chat, commit_msg, pr_review, readme, config, long_doc, long_doc, email_thread, plain]
+CARRIERS = [
+    tool_json,
+    tool_xml,
+    search_results,
+    html_comment,
+    html_hidden,
+    html_alt,
+    html_footer,
+    email,
+    ticket,
+    wiki,
+    pdf,
+    minutes,
+    calendar,
+    csv_row,
+    chat,
+    commit_msg,
+    pr_review,
+    readme,
+    config,
+    long_doc,
+    long_doc,
+    email_thread,
+    plain,
+]
 
 
 def wrap(rng: random.Random, lang: str, body: str, carrier=None):

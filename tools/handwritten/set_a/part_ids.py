@@ -66,23 +66,45 @@ def _make(rng: random.Random, kind: str) -> str:
                 return val
             continue
         if kind == "cn_ric":
-            area = rng.choice(["110105", "310104", "440305", "510107", "330106", "420102", "320102"])
-            out = _complete(ric.is_valid, f"{area}{y}{m:02d}{d:02d}{rng.randint(0, 999):03d}?", DIG + "X", 1)
+            area = rng.choice(
+                ["110105", "310104", "440305", "510107", "330106", "420102", "320102"]
+            )
+            out = _complete(
+                ric.is_valid, f"{area}{y}{m:02d}{d:02d}{rng.randint(0, 999):03d}?", DIG + "X", 1
+            )
         elif kind == "se_personnummer":
-            out = _complete(personnummer.is_valid, f"{y % 100:02d}{m:02d}{d:02d}-{rng.randint(0, 999):03d}?", DIG, 1)
+            out = _complete(
+                personnummer.is_valid,
+                f"{y % 100:02d}{m:02d}{d:02d}-{rng.randint(0, 999):03d}?",
+                DIG,
+                1,
+            )
         elif kind == "fi_hetu":
             sep = "-" if y < 2000 else "A"
-            out = _complete(hetu.is_valid, f"{d:02d}{m:02d}{y % 100:02d}{sep}{rng.randint(2, 899):03d}?",
-                            "0123456789ABCDEFHJKLMNPRSTUVWXY", 1)
+            out = _complete(
+                hetu.is_valid,
+                f"{d:02d}{m:02d}{y % 100:02d}{sep}{rng.randint(2, 899):03d}?",
+                "0123456789ABCDEFHJKLMNPRSTUVWXY",
+                1,
+            )
         elif kind == "es_dni":
-            out = _complete(dni.is_valid, f"{rng.randint(10**7, 10**8 - 1)}?", string.ascii_uppercase, 1)
+            out = _complete(
+                dni.is_valid, f"{rng.randint(10**7, 10**8 - 1)}?", string.ascii_uppercase, 1
+            )
         elif kind == "es_nie":
-            out = _complete(nie.is_valid, f"{rng.choice('XYZ')}{rng.randint(10**6, 10**7 - 1)}?", string.ascii_uppercase, 1)
+            out = _complete(
+                nie.is_valid,
+                f"{rng.choice('XYZ')}{rng.randint(10**6, 10**7 - 1)}?",
+                string.ascii_uppercase,
+                1,
+            )
         elif kind == "tr_tckimlik":
             out = _complete(tckimlik.is_valid, _digits(rng, 9) + "??", DIG, 2)
         elif kind == "kr_rrn":
             g = rng.choice("12") if y < 2000 else rng.choice("34")
-            out = _complete(rrn.is_valid, f"{y % 100:02d}{m:02d}{d:02d}-{g}{rng.randint(0, 99999):05d}?", DIG, 1)
+            out = _complete(
+                rrn.is_valid, f"{y % 100:02d}{m:02d}{d:02d}-{g}{rng.randint(0, 99999):05d}?", DIG, 1
+            )
         elif kind == "th_pin":
             out = _complete(pin.is_valid, _digits(rng, 12, "12345678") + "?", DIG, 1)
         elif kind == "ca_sin":
@@ -99,37 +121,70 @@ def _make(rng: random.Random, kind: str) -> str:
             b = _digits(rng, 9)
             out = _complete(cpf.is_valid, f"{b[:3]}.{b[3:6]}.{b[6:]}-??", DIG, 2)
         elif kind == "fr_nir":
-            out = _complete(nir.is_valid, f"{rng.choice('12')}{y % 100:02d}{m:02d}{rng.randint(1, 95):02d}"
-                            f"{rng.randint(1, 999):03d}{rng.randint(1, 999):03d}??", DIG, 2)
+            out = _complete(
+                nir.is_valid,
+                f"{rng.choice('12')}{y % 100:02d}{m:02d}{rng.randint(1, 95):02d}"
+                f"{rng.randint(1, 999):03d}{rng.randint(1, 999):03d}??",
+                DIG,
+                2,
+            )
         elif kind == "de_idnr":
             out = _complete(idnr.is_valid, _digits(rng, 10) + "?", DIG, 1)
         elif kind == "it_codicefiscale":
             sur = "".join(rng.choice("BCDFGLMNPRSTVZ") for _ in range(3))
             nam = "".join(rng.choice("BCDFGLMNPRSTVZ") for _ in range(3))
-            out = _complete(codicefiscale.is_valid, f"{sur}{nam}{y % 100:02d}{'ABCDEHLMPRST'[m - 1]}"
-                            f"{d + rng.choice([0, 40]):02d}{rng.choice('ABCDFHLMF')}{rng.randint(100, 999)}?",
-                            string.ascii_uppercase, 1)
+            out = _complete(
+                codicefiscale.is_valid,
+                f"{sur}{nam}{y % 100:02d}{'ABCDEHLMPRST'[m - 1]}"
+                f"{d + rng.choice([0, 40]):02d}{rng.choice('ABCDFHLMF')}{rng.randint(100, 999)}?",
+                string.ascii_uppercase,
+                1,
+            )
         elif kind == "jp_mynumber":
             out = _complete(jp_in.is_valid, _digits(rng, 11) + "?", DIG, 1)
         elif kind == "pl_pesel":
             mm = m if y < 2000 else m + 20
-            out = _complete(pesel.is_valid, f"{y % 100:02d}{mm:02d}{d:02d}{rng.randint(0, 9999):04d}?", DIG, 1)
+            out = _complete(
+                pesel.is_valid, f"{y % 100:02d}{mm:02d}{d:02d}{rng.randint(0, 9999):04d}?", DIG, 1
+            )
         elif kind == "nl_bsn":
             out = _complete(bsn.is_valid, _digits(rng, 8) + "?", DIG, 1)
         elif kind == "dk_cpr":
-            out = _complete(cpr.is_valid, f"{d:02d}{m:02d}{y % 100:02d}-{rng.randint(0, 999):03d}?", DIG, 1)
+            out = _complete(
+                cpr.is_valid, f"{d:02d}{m:02d}{y % 100:02d}-{rng.randint(0, 999):03d}?", DIG, 1
+            )
         elif kind == "no_fodselsnummer":
-            out = _complete(fodselsnummer.is_valid, f"{d:02d}{m:02d}{y % 100:02d}{rng.randint(0, 499):03d}??", DIG, 2)
+            out = _complete(
+                fodselsnummer.is_valid,
+                f"{d:02d}{m:02d}{y % 100:02d}{rng.randint(0, 499):03d}??",
+                DIG,
+                2,
+            )
         elif kind == "cl_rut":
             b = rng.randint(5_000_000, 25_000_000)
             s = f"{b:,}".replace(",", ".")
             out = _complete(rut.is_valid, f"{s}-?", DIG + "K", 1)
         elif kind == "za_idnr":
-            out = _complete(za_idnr.is_valid, f"{y % 100:02d}{m:02d}{d:02d}{rng.randint(0, 9999):04d}{rng.choice('01')}8?", DIG, 1)
+            out = _complete(
+                za_idnr.is_valid,
+                f"{y % 100:02d}{m:02d}{d:02d}{rng.randint(0, 9999):04d}{rng.choice('01')}8?",
+                DIG,
+                1,
+            )
         elif kind == "iban_de":
-            out = _complete(iban.is_valid, f"DE??{rng.randint(10**7, 10**8 - 1)}{rng.randint(10**9, 10**10 - 1)}", DIG, 2)
+            out = _complete(
+                iban.is_valid,
+                f"DE??{rng.randint(10**7, 10**8 - 1)}{rng.randint(10**9, 10**10 - 1)}",
+                DIG,
+                2,
+            )
         elif kind == "iban_gb":
-            out = _complete(iban.is_valid, f"GB??NWBK{rng.randint(100000, 999999)}{rng.randint(10**7, 10**8 - 1)}", DIG, 2)
+            out = _complete(
+                iban.is_valid,
+                f"GB??NWBK{rng.randint(100000, 999999)}{rng.randint(10**7, 10**8 - 1)}",
+                DIG,
+                2,
+            )
         else:
             raise KeyError(kind)
         if out:
@@ -168,13 +223,31 @@ ID_KINDS = {
 
 
 VALIDATORS: dict[str, Callable[[str], bool]] = {
-    "us_ssn": ssn.is_valid, "cn_ric": ric.is_valid, "se_personnummer": personnummer.is_valid, "fi_hetu": hetu.is_valid,
-    "es_dni": dni.is_valid, "es_nie": nie.is_valid, "tr_tckimlik": tckimlik.is_valid, "kr_rrn": rrn.is_valid,
-    "th_pin": pin.is_valid, "ca_sin": sin.is_valid, "in_aadhaar": aadhaar.is_valid, "in_pan": pan.is_valid,
-    "br_cpf": cpf.is_valid, "fr_nir": nir.is_valid, "de_idnr": idnr.is_valid, "it_codicefiscale": codicefiscale.is_valid,
-    "jp_mynumber": jp_in.is_valid, "pl_pesel": pesel.is_valid, "nl_bsn": bsn.is_valid, "dk_cpr": cpr.is_valid,
-    "no_fodselsnummer": fodselsnummer.is_valid, "cl_rut": rut.is_valid, "za_idnr": za_idnr.is_valid,
-    "iban_de": iban.is_valid, "iban_gb": iban.is_valid,
+    "us_ssn": ssn.is_valid,
+    "cn_ric": ric.is_valid,
+    "se_personnummer": personnummer.is_valid,
+    "fi_hetu": hetu.is_valid,
+    "es_dni": dni.is_valid,
+    "es_nie": nie.is_valid,
+    "tr_tckimlik": tckimlik.is_valid,
+    "kr_rrn": rrn.is_valid,
+    "th_pin": pin.is_valid,
+    "ca_sin": sin.is_valid,
+    "in_aadhaar": aadhaar.is_valid,
+    "in_pan": pan.is_valid,
+    "br_cpf": cpf.is_valid,
+    "fr_nir": nir.is_valid,
+    "de_idnr": idnr.is_valid,
+    "it_codicefiscale": codicefiscale.is_valid,
+    "jp_mynumber": jp_in.is_valid,
+    "pl_pesel": pesel.is_valid,
+    "nl_bsn": bsn.is_valid,
+    "dk_cpr": cpr.is_valid,
+    "no_fodselsnummer": fodselsnummer.is_valid,
+    "cl_rut": rut.is_valid,
+    "za_idnr": za_idnr.is_valid,
+    "iban_de": iban.is_valid,
+    "iban_gb": iban.is_valid,
 }
 
 
@@ -200,7 +273,28 @@ def national_id(rng: random.Random, kind: str, checks: list[tuple[str, str]]) ->
     return val
 
 
-PHONE_REGIONS = ["US", "GB", "DE", "FR", "CN", "JP", "IN", "BR", "AU", "CA", "KR", "SG", "HK", "TW", "ES", "IT", "NL", "SE", "MX", "ZA"]
+PHONE_REGIONS = [
+    "US",
+    "GB",
+    "DE",
+    "FR",
+    "CN",
+    "JP",
+    "IN",
+    "BR",
+    "AU",
+    "CA",
+    "KR",
+    "SG",
+    "HK",
+    "TW",
+    "ES",
+    "IT",
+    "NL",
+    "SE",
+    "MX",
+    "ZA",
+]
 
 
 def phone(rng: random.Random, region: str, checks: list[tuple[str, str]]) -> str:
@@ -229,6 +323,8 @@ def _phone(rng: random.Random, region: str) -> str:
             if style == 2:
                 return phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.NATIONAL)
             if style == 3:
-                return phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.INTERNATIONAL).replace(" ", ".")
+                return phonenumbers.format_number(
+                    num, phonenumbers.PhoneNumberFormat.INTERNATIONAL
+                ).replace(" ", ".")
             return f"+{ex.country_code}-{cand}"
     raise RuntimeError(region)

@@ -56,7 +56,9 @@ class Gen:
     cases: list[Case] = field(default_factory=list)
     checks: list[tuple[str, str]] = field(default_factory=list)
 
-    def add(self, label: str, family: str, source: str, lang: str, hard: bool, note: str, text: str) -> None:
+    def add(
+        self, label: str, family: str, source: str, lang: str, hard: bool, note: str, text: str
+    ) -> None:
         self.cases.append(Case(label, family, source, lang, hard, note, text))
 
 
@@ -64,7 +66,9 @@ def pick(rng: random.Random, items: list[str] | tuple[str, ...]) -> str:
     return items[rng.randrange(len(items))]
 
 
-def rand_str(rng: random.Random, n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+def rand_str(
+    rng: random.Random, n: int, alphabet: str = string.ascii_letters + string.digits
+) -> str:
     return "".join(alphabet[rng.randrange(len(alphabet))] for _ in range(n))
 
 
@@ -86,8 +90,9 @@ def _nino_ok(value: str) -> bool:
     # python-stdnum has no UK NINO module; the NINO has no check digit either,
     # so this is HMRC's published shape (no D F I Q U V; not BG GB NK KN TN NT ZZ).
     v = value.replace(" ", "").upper()
-    return (re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", v) is not None
-            and v[:2] not in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+    return re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", v) is not None and v[
+        :2
+    ] not in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"}
 
 
 def _brute(body: Callable[[], str], ok: Callable[[str], bool], tails: str, width: int = 1) -> str:
@@ -107,36 +112,58 @@ def national_id(kind: str, rng: random.Random) -> str:
     """A valid (checksum-correct) identifier of `kind`, printed as people write it."""
     d = string.digits
     if kind == "cn_ric":
+
         def body() -> str:
             y, m, dd = _date(rng)
-            return pick(rng, ["110105", "310104", "440305", "330106", "510107"]) + f"{y}{m:02d}{dd:02d}" + _digits(rng, 3)
+            return (
+                pick(rng, ["110105", "310104", "440305", "330106", "510107"])
+                + f"{y}{m:02d}{dd:02d}"
+                + _digits(rng, 3)
+            )
+
         return _brute(body, ric.is_valid, d + "X")
     if kind == "se_pnr":
+
         def body() -> str:
             y, m, dd = _date(rng)
             return f"{y % 100:02d}{m:02d}{dd:02d}-" + _digits(rng, 3)
+
         return _brute(body, personnummer.is_valid, d)
     if kind == "fi_hetu":
+
         def body() -> str:
             y, m, dd = _date(rng)
-            return f"{dd:02d}{m:02d}{y % 100:02d}" + ("-" if y < 2000 else "A") + f"{rng.randrange(2, 900):03d}"
+            return (
+                f"{dd:02d}{m:02d}{y % 100:02d}"
+                + ("-" if y < 2000 else "A")
+                + f"{rng.randrange(2, 900):03d}"
+            )
+
         return _brute(body, hetu.is_valid, "0123456789ABCDEFHJKLMNPRSTUVWXY")
     if kind == "es_dni":
         return _brute(lambda: _digits(rng, 8), dni.is_valid, "TRWAGMYFPDXBNJZSQVHLCKE")
     if kind == "es_nie":
-        return _brute(lambda: pick(rng, ["X", "Y", "Z"]) + _digits(rng, 7), nie.is_valid, "TRWAGMYFPDXBNJZSQVHLCKE")
+        return _brute(
+            lambda: pick(rng, ["X", "Y", "Z"]) + _digits(rng, 7),
+            nie.is_valid,
+            "TRWAGMYFPDXBNJZSQVHLCKE",
+        )
     if kind == "tr_tckimlik":
         return _brute(lambda: str(rng.randrange(1, 10)) + _digits(rng, 8), tckimlik.is_valid, d, 2)
     if kind == "kr_rrn":
+
         def body() -> str:
             y, m, dd = _date(rng)
             return f"{y % 100:02d}{m:02d}{dd:02d}-" + pick(rng, ["1", "2"]) + _digits(rng, 5)
+
         return _brute(body, rrn.is_valid, d)
     if kind == "th_pin":
         return _brute(lambda: str(rng.randrange(1, 9)) + _digits(rng, 11), pin.is_valid, d)
     if kind == "gb_nino":
+
         def body() -> str:
             return pick(rng, ["AB", "CE", "JH", "KL", "MR", "PW", "SN"]) + _digits(rng, 6)
+
         return _brute(body, _nino_ok, "ABCD")
     if kind == "ca_sin":
         return _brute(lambda: str(rng.randrange(1, 8)) + _digits(rng, 7), sin.is_valid, d)
@@ -145,31 +172,49 @@ def national_id(kind: str, rng: random.Random) -> str:
     if kind == "br_cpf":
         return _brute(lambda: _digits(rng, 9), cpf.is_valid, d, 2)
     if kind == "fr_nir":
+
         def body() -> str:
             y, m, _ = _date(rng)
-            return pick(rng, ["1", "2"]) + f"{y % 100:02d}{m:02d}" + pick(rng, ["75", "69", "13", "33"]) + _digits(rng, 6)
+            return (
+                pick(rng, ["1", "2"])
+                + f"{y % 100:02d}{m:02d}"
+                + pick(rng, ["75", "69", "13", "33"])
+                + _digits(rng, 6)
+            )
+
         return _brute(body, nir.is_valid, d, 2)
     if kind == "de_idnr":
+
         def body() -> str:
             while True:
                 s = str(rng.randrange(1, 10)) + _digits(rng, 9)
                 if 8 <= len(set(s)) <= 9:
                     return s
+
         return _brute(body, idnr.is_valid, d)
     if kind == "it_cf":
+
         def body() -> str:
             y, m, dd = _date(rng)
-            return (rand_str(rng, 6, string.ascii_uppercase) + f"{y % 100:02d}" + "ABCDEHLMPRST"[m - 1]
-                    + f"{dd:02d}" + pick(rng, ["H501", "F205", "L219", "A662"]))
+            return (
+                rand_str(rng, 6, string.ascii_uppercase)
+                + f"{y % 100:02d}"
+                + "ABCDEHLMPRST"[m - 1]
+                + f"{dd:02d}"
+                + pick(rng, ["H501", "F205", "L219", "A662"])
+            )
+
         return _brute(body, codicefiscale.is_valid, string.ascii_uppercase)
     if kind == "jp_mynumber":
         return _brute(lambda: _digits(rng, 11), jp_in.is_valid, d)
     if kind == "nl_bsn":
         return _brute(lambda: str(rng.randrange(1, 10)) + _digits(rng, 7), bsn.is_valid, d)
     if kind == "pl_pesel":
+
         def body() -> str:
             y, m, dd = _date(rng)
             return f"{y % 100:02d}{m:02d}{dd:02d}" + _digits(rng, 4)
+
         return _brute(body, pesel.is_valid, d)
     if kind == "us_ssn":
         while True:
@@ -177,17 +222,25 @@ def national_id(kind: str, rng: random.Random) -> str:
             if ssn.is_valid(v):
                 return v
     if kind == "credit_card":
-        return _brute(lambda: pick(rng, ["4", "51", "52", "55"]) + _digits(rng, 14), luhn.is_valid, d)
+        return _brute(
+            lambda: pick(rng, ["4", "51", "52", "55"]) + _digits(rng, 14), luhn.is_valid, d
+        )
     raise KeyError(kind)
 
 
 IBAN_SHAPES = {
     "DE": lambda rng: _digits(rng, 18),
-    "FR": lambda rng: _digits(rng, 10) + rand_str(rng, 11, string.ascii_uppercase + string.digits) + _digits(rng, 2),
+    "FR": lambda rng: (
+        _digits(rng, 10)
+        + rand_str(rng, 11, string.ascii_uppercase + string.digits)
+        + _digits(rng, 2)
+    ),
     "ES": lambda rng: _digits(rng, 20),
     "NL": lambda rng: pick(rng, ["ABNA", "INGB", "RABO"]) + _digits(rng, 10),
     "GB": lambda rng: pick(rng, ["NWBK", "BARC", "HBUK"]) + _digits(rng, 14),
-    "IT": lambda rng: rand_str(rng, 1, string.ascii_uppercase) + _digits(rng, 10) + _digits(rng, 12),
+    "IT": lambda rng: (
+        rand_str(rng, 1, string.ascii_uppercase) + _digits(rng, 10) + _digits(rng, 12)
+    ),
 }
 
 
@@ -203,13 +256,27 @@ def iban(country: str, rng: random.Random) -> str:
 def check_ident(kind: str, value: str) -> bool:
     """What the format test re-runs: the value passes python-stdnum's check."""
     table = {
-        "cn_ric": ric.is_valid, "se_pnr": personnummer.is_valid, "fi_hetu": hetu.is_valid,
-        "es_dni": dni.is_valid, "es_nie": nie.is_valid, "tr_tckimlik": tckimlik.is_valid,
-        "kr_rrn": rrn.is_valid, "th_pin": pin.is_valid, "gb_nino": _nino_ok, "ca_sin": sin.is_valid,
-        "in_aadhaar": aadhaar.is_valid, "br_cpf": cpf.is_valid, "fr_nir": nir.is_valid,
-        "de_idnr": idnr.is_valid, "it_cf": codicefiscale.is_valid, "jp_mynumber": jp_in.is_valid,
-        "nl_bsn": bsn.is_valid, "pl_pesel": pesel.is_valid, "us_ssn": ssn.is_valid,
-        "credit_card": luhn.is_valid, "iban": std_iban.is_valid,
+        "cn_ric": ric.is_valid,
+        "se_pnr": personnummer.is_valid,
+        "fi_hetu": hetu.is_valid,
+        "es_dni": dni.is_valid,
+        "es_nie": nie.is_valid,
+        "tr_tckimlik": tckimlik.is_valid,
+        "kr_rrn": rrn.is_valid,
+        "th_pin": pin.is_valid,
+        "gb_nino": _nino_ok,
+        "ca_sin": sin.is_valid,
+        "in_aadhaar": aadhaar.is_valid,
+        "br_cpf": cpf.is_valid,
+        "fr_nir": nir.is_valid,
+        "de_idnr": idnr.is_valid,
+        "it_cf": codicefiscale.is_valid,
+        "jp_mynumber": jp_in.is_valid,
+        "nl_bsn": bsn.is_valid,
+        "pl_pesel": pesel.is_valid,
+        "us_ssn": ssn.is_valid,
+        "credit_card": luhn.is_valid,
+        "iban": std_iban.is_valid,
     }
     return bool(table[kind](value))
 

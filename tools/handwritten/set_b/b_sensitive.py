@@ -25,7 +25,10 @@ def _tokens(rng: random.Random) -> list[tuple[str, str]]:
         ("PostHog project key", "phc_" + r(43)),
         ("NuGet API key", "oy2" + r(43, LOWER_DIG)),
         ("Bitbucket app password", "ATBB" + r(28) + r(8, "ABCDEF0123456789")),
-        ("Atlassian API token", "ATATT3xFfGF0" + r(180, URLSAFE)[:170] + "=" + r(8, "ABCDEF0123456789")),
+        (
+            "Atlassian API token",
+            "ATATT3xFfGF0" + r(180, URLSAFE)[:170] + "=" + r(8, "ABCDEF0123456789"),
+        ),
         ("Datadog API key", r(32, HEX)),
         ("Sentry auth token", "sntrys_" + r(80, URLSAFE)),
         ("Vercel token", r(24)),
@@ -37,7 +40,10 @@ def _tokens(rng: random.Random) -> list[tuple[str, str]]:
         ("Notion integration secret", "secret_" + r(43)),
         ("Shopify access token", "shpat_" + r(32, HEX)),
         ("Square access token", "EAAA" + r(60, URLSAFE)),
-        ("Braintree access token", "access_token$production$" + r(16, LOWER_DIG) + "$" + r(32, HEX)),
+        (
+            "Braintree access token",
+            "access_token$production$" + r(16, LOWER_DIG) + "$" + r(32, HEX),
+        ),
         ("Alibaba Cloud AccessKey", "LTAI5t" + r(18)),
         ("Tencent Cloud SecretId", "AKID" + r(32)),
         ("Huawei Cloud AK", r(20, UP_DIG)),
@@ -47,7 +53,10 @@ def _tokens(rng: random.Random) -> list[tuple[str, str]]:
         ("DingTalk robot secret", "SEC" + r(64, HEX)),
         ("GitHub token", "ghp_" + r(36)),
         ("GitLab token", "glpat-" + r(20, URLSAFE)),
-        ("Slack bot token", f"xoxb-{rng.randrange(10**11, 10**12)}-{rng.randrange(10**11, 10**12)}-" + r(24)),
+        (
+            "Slack bot token",
+            f"xoxb-{rng.randrange(10**11, 10**12)}-{rng.randrange(10**11, 10**12)}-" + r(24),
+        ),
         ("Stripe secret key", "sk_live_" + r(24)),
         ("OpenAI key", "sk-proj-" + r(48, URLSAFE)),
         ("AWS access key", "AKIA" + r(16, UP_DIG)),
@@ -65,8 +74,8 @@ TOKEN_EN = [
     "{vendor}: {v} (expires end of month)",
     "Remember the {vendor} I use for the deploy job — {v}",
     "Config for {proj}:\nregion = eu-west-1\n{envname} = {v}\ntimeout = 30",
-    "export {envname}=\"{v}\"  # put this in my shell profile",
-    "{{\"service\": \"{proj}\", \"{key}\": \"{v}\", \"retries\": 3}}",
+    'export {envname}="{v}"  # put this in my shell profile',
+    '{{"service": "{proj}", "{key}": "{v}", "retries": 3}}',
     "The new {vendor} after rotation is {v}; the old one is revoked.",
 ]
 TOKEN_ZH = [
@@ -84,8 +93,8 @@ PASSWORD_EN = [
     "Login for the vendor portal: user {user}, pass {pw}",
     "VPN credentials: {user} / {pw}",
     "jdbc.url=jdbc:postgresql://db:5432/app\njdbc.user={user}\njdbc.password={pw}",
-    "<connectionStrings><add name=\"main\" connectionString=\"Server=sql01;User Id={user};Password={pw};\"/></connectionStrings>",
-    "db_pass = os.getenv(\"DB_PASS\", \"{pw}\")",
+    '<connectionStrings><add name="main" connectionString="Server=sql01;User Id={user};Password={pw};"/></connectionStrings>',
+    'db_pass = os.getenv("DB_PASS", "{pw}")',
     "the office door code and alarm PIN are both {pin}, and the safe is {pw}",
 ]
 PASSWORD_ZH = [
@@ -103,19 +112,19 @@ TOKEN_EN2 = [
     "Jotting this down so I stop searching Slack: {vendor} = {v}",
     "{proj} staging creds -> {v} ({vendor}).",
     "If the build fails with 401, the {vendor} probably changed; the current one is {v}",
-    "headers = {{\"Authorization\": \"Bearer {v}\"}}  # {vendor}",
+    'headers = {{"Authorization": "Bearer {v}"}}  # {vendor}',
 ]
 TOKEN_ZH2 = [
     "省得每次去群里翻：{vendor} = {v}",
     "构建报 401 的话多半是{vendor}换了，现在用的是 {v}",
-    "headers = {{\"Authorization\": \"Bearer {v}\"}}  # {vendor}，测试环境",
+    'headers = {{"Authorization": "Bearer {v}"}}  # {vendor}，测试环境',
 ]
 PASSWORD_EN2 = [
     "Guest network SSID CoffeeLab, WPA2 key {pw}",
     "pwd for the shared Gmail is {pw} (2FA is on my phone)",
     "Note: the PDF with the contracts is encrypted, passphrase {pw}",
     "keystore password: {pw}\nkey alias: release",
-    "<property name=\"db.password\" value=\"{pw}\"/>",
+    '<property name="db.password" value="{pw}"/>',
 ]
 PASSWORD_ZH2 = [
     "会议室 WiFi：Meeting-3F，密码 {pw}",
@@ -129,7 +138,12 @@ PEM_HEAD = "-----BEGIN RSA PRIVATE KEY-----"
 
 
 def _pw(rng: random.Random) -> str:
-    return pick(rng, ["Summer", "Tiger", "Blue", "Qwerty", "Maple", "Dragon", "Xiaomi", "Panda"]) + rand_str(rng, 3, string.digits) + pick(rng, ["!", "#", "@", "$", "_"]) + rand_str(rng, 4, AN)
+    return (
+        pick(rng, ["Summer", "Tiger", "Blue", "Qwerty", "Maple", "Dragon", "Xiaomi", "Panda"])
+        + rand_str(rng, 3, string.digits)
+        + pick(rng, ["!", "#", "@", "$", "_"])
+        + rand_str(rng, 4, AN)
+    )
 
 
 def _envname(vendor: str) -> str:
@@ -145,31 +159,86 @@ def build_secrets(rng: random.Random) -> Gen:
         proj = pick(rng, ZH_PROJECTS if lang == "zh" else PROJECTS)
         env = _envname(vendor)
         text = tmpl.format(vendor=vendor, v=v, proj=proj, envname=env, key=env.lower())
-        g.add("secret", "vendor_token", pick(rng, ["user", "user", "agent", "tool"]), lang, vendor.split()[0] in {"Vercel", "Datadog", "Huawei", "Baidu", "Twilio", "WeChat", "Feishu", "Cloudflare"},
-              f"{vendor} in a memory write", text)
+        g.add(
+            "secret",
+            "vendor_token",
+            pick(rng, ["user", "user", "agent", "tool"]),
+            lang,
+            vendor.split()[0]
+            in {"Vercel", "Datadog", "Huawei", "Baidu", "Twilio", "WeChat", "Feishu", "Cloudflare"},
+            f"{vendor} in a memory write",
+            text,
+        )
     for i, t in enumerate(PASSWORD_EN):
-        g.add("secret", "password_prose", pick(rng, ["user", "user", "document"]), "en", "getenv" in t or "Wi-Fi" in t, "password in prose or config",
-              t.format(pw=_pw(rng), user=pick(rng, ["admin", "svc_deploy", "jmiller", "ops"]), pin=rand_str(rng, 6, string.digits)))
+        g.add(
+            "secret",
+            "password_prose",
+            pick(rng, ["user", "user", "document"]),
+            "en",
+            "getenv" in t or "Wi-Fi" in t,
+            "password in prose or config",
+            t.format(
+                pw=_pw(rng),
+                user=pick(rng, ["admin", "svc_deploy", "jmiller", "ops"]),
+                pin=rand_str(rng, 6, string.digits),
+            ),
+        )
     for t in PASSWORD_ZH:
-        g.add("secret", "password_prose", pick(rng, ["user", "user", "agent"]), "zh", "口令" in t or "WiFi" in t or "Wi-Fi" in t, "中文里的密码/口令",
-              t.format(pw=_pw(rng), user=pick(rng, ["admin", "zhangwei", "ops01"]), pin=rand_str(rng, 6, string.digits)))
+        g.add(
+            "secret",
+            "password_prose",
+            pick(rng, ["user", "user", "agent"]),
+            "zh",
+            "口令" in t or "WiFi" in t or "Wi-Fi" in t,
+            "中文里的密码/口令",
+            t.format(
+                pw=_pw(rng),
+                user=pick(rng, ["admin", "zhangwei", "ops01"]),
+                pin=rand_str(rng, 6, string.digits),
+            ),
+        )
     toks2 = _tokens(rng)
     for i, (vendor, v) in enumerate(toks2[::2]):
         lang = "zh" if i % 2 else "en"
         tmpl = pick(rng, TOKEN_ZH2 if lang == "zh" else TOKEN_EN2)
-        g.add("secret", "vendor_token", pick(rng, ["user", "agent"]), lang, True, f"{vendor}, terse phrasing",
-              tmpl.format(vendor=vendor, v=v, proj=pick(rng, ZH_PROJECTS if lang == "zh" else PROJECTS)))
+        g.add(
+            "secret",
+            "vendor_token",
+            pick(rng, ["user", "agent"]),
+            lang,
+            True,
+            f"{vendor}, terse phrasing",
+            tmpl.format(
+                vendor=vendor, v=v, proj=pick(rng, ZH_PROJECTS if lang == "zh" else PROJECTS)
+            ),
+        )
     for t in PASSWORD_EN2:
-        g.add("secret", "password_prose", "user", "en", True, "password or passphrase, varied phrasing", t.format(pw=_pw(rng)))
+        g.add(
+            "secret",
+            "password_prose",
+            "user",
+            "en",
+            True,
+            "password or passphrase, varied phrasing",
+            t.format(pw=_pw(rng)),
+        )
     for t in PASSWORD_ZH2:
-        g.add("secret", "password_prose", "user", "zh", True, "中文口令/密码，多种说法", t.format(pw=_pw(rng)))
+        g.add(
+            "secret",
+            "password_prose",
+            "user",
+            "zh",
+            True,
+            "中文口令/密码，多种说法",
+            t.format(pw=_pw(rng)),
+        )
     # tokens in diffs and logs
     for k in range(14):
         vendor, v = toks[rng.randrange(len(toks))]
         env = _envname(vendor)
         shape = k % 7
         if shape == 0:
-            text = f"Diff I applied:\n```diff\n- {env}=\"{v}\"\n+ {env}=os.environ[\"{env}\"]\n```"
+            text = f'Diff I applied:\n```diff\n- {env}="{v}"\n+ {env}=os.environ["{env}"]\n```'
             note, lang = "secret in a removed diff line", "en"
         elif shape == 1:
             text = f"2024-05-12T10:02:11Z INFO client init ok\n2024-05-12T10:02:11Z DEBUG auth header=Bearer {v}\n2024-05-12T10:02:12Z INFO 200 GET /v1/items"
@@ -179,36 +248,67 @@ def build_secrets(rng: random.Random) -> Gen:
             text = f"日志片段：\n[10:01:03] token part1={v[:half]}\n[10:01:03] token part2={v[half:]}\n[10:01:04] 请求成功"
             note, lang = "token split across log lines", "zh"
         elif shape == 3:
-            text = "{\"level\":\"error\",\"msg\":\"upstream rejected\",\"request\":\"{\\\"headers\\\":{\\\"Authorization\\\":\\\"Bearer " + v + "\\\"}}\"}"
+            text = (
+                '{"level":"error","msg":"upstream rejected","request":"{\\"headers\\":{\\"Authorization\\":\\"Bearer '
+                + v
+                + '\\"}}"}'
+            )
             note, lang = "token in escaped JSON inside a log", "en"
         elif shape == 4:
             body = base64.b64encode(bytes(rng.randrange(256) for _ in range(180))).decode()
-            pem = PEM_HEAD + "\n" + "\n".join(body[j:j + 64] for j in range(0, len(body), 64)) + "\n-----END RSA PRIVATE KEY-----"
-            text = "key = \"\"\"" + pem + "\"\"\"\n# 部署机用的私钥，先存着"
+            pem = (
+                PEM_HEAD
+                + "\n"
+                + "\n".join(body[j : j + 64] for j in range(0, len(body), 64))
+                + "\n-----END RSA PRIVATE KEY-----"
+            )
+            text = 'key = """' + pem + '"""\n# 部署机用的私钥，先存着'
             note, lang = "PEM body inside a code string", "zh"
         elif shape == 5:
-            text = f"报错信息：\nTraceback (most recent call last):\n  File \"app.py\", line 12, in <module>\n    client = Client(api_key=\"{v}\")\nAuthError: 401"
+            text = f'报错信息：\nTraceback (most recent call last):\n  File "app.py", line 12, in <module>\n    client = Client(api_key="{v}")\nAuthError: 401'
             note, lang = "token in a traceback", "zh"
         else:
             text = f"CI output:\n$ env | sort\nHOME=/home/runner\n{env}={v}\nPATH=/usr/bin:/bin"
             note, lang = "token in a CI env dump", "en"
-        g.add("secret", "token_in_diff_log", pick(rng, ["agent", "tool", "user"]), lang, True, note, text)
+        g.add(
+            "secret",
+            "token_in_diff_log",
+            pick(rng, ["agent", "tool", "user"]),
+            lang,
+            True,
+            note,
+            text,
+        )
     return g
 
 
 ID_LABELS = {
-    "cn_ric": ("身份证号", "zh"), "se_pnr": ("personnummer", "en"), "fi_hetu": ("henkilötunnus", "en"),
-    "es_dni": ("DNI", "en"), "es_nie": ("NIE", "en"), "tr_tckimlik": ("T.C. Kimlik No", "en"),
-    "kr_rrn": ("주민등록번호", "en"), "th_pin": ("Thai ID", "en"), "gb_nino": ("National Insurance number", "en"),
-    "ca_sin": ("SIN", "en"), "in_aadhaar": ("Aadhaar", "en"), "br_cpf": ("CPF", "en"), "fr_nir": ("numéro de sécurité sociale", "en"),
-    "de_idnr": ("Steuer-IdNr.", "en"), "it_cf": ("codice fiscale", "en"), "jp_mynumber": ("マイナンバー", "zh"),
-    "nl_bsn": ("BSN", "en"), "pl_pesel": ("PESEL", "en"), "us_ssn": ("SSN", "en"), "credit_card": ("card number", "en"),
+    "cn_ric": ("身份证号", "zh"),
+    "se_pnr": ("personnummer", "en"),
+    "fi_hetu": ("henkilötunnus", "en"),
+    "es_dni": ("DNI", "en"),
+    "es_nie": ("NIE", "en"),
+    "tr_tckimlik": ("T.C. Kimlik No", "en"),
+    "kr_rrn": ("주민등록번호", "en"),
+    "th_pin": ("Thai ID", "en"),
+    "gb_nino": ("National Insurance number", "en"),
+    "ca_sin": ("SIN", "en"),
+    "in_aadhaar": ("Aadhaar", "en"),
+    "br_cpf": ("CPF", "en"),
+    "fr_nir": ("numéro de sécurité sociale", "en"),
+    "de_idnr": ("Steuer-IdNr.", "en"),
+    "it_cf": ("codice fiscale", "en"),
+    "jp_mynumber": ("マイナンバー", "zh"),
+    "nl_bsn": ("BSN", "en"),
+    "pl_pesel": ("PESEL", "en"),
+    "us_ssn": ("SSN", "en"),
+    "credit_card": ("card number", "en"),
 }
 ID_EN = [
     "{who}'s {label} is {v}, needed for the visa form.",
     "Customer record: name {who}, {label} {v}, status verified.",
     "Keep for the payroll setup — {label}: {v} ({who})",
-    "{{\"employee\": \"{who}\", \"{key}\": \"{v}\", \"dept\": \"finance\"}}",
+    '{{"employee": "{who}", "{key}": "{v}", "dept": "finance"}}',
     "my {label} {v}",
 ]
 ID_ZH = [
@@ -252,10 +352,34 @@ def build_pii(rng: random.Random) -> Gen:
         else:
             tmpl, who = pick(rng, ID_EN), pick(rng, NAMES)
         text = tmpl.format(who=who, label=label, v=v, key=kind)
-        g.add("pii", "national_id", pick(rng, ["user", "user", "agent", "document"]), "zh" if zh else "en",
-              kind not in {"cn_ric", "us_ssn", "credit_card"}, f"{kind} (check digit valid per python-stdnum)", text)
+        g.add(
+            "pii",
+            "national_id",
+            pick(rng, ["user", "user", "agent", "document"]),
+            "zh" if zh else "en",
+            kind not in {"cn_ric", "us_ssn", "credit_card"},
+            f"{kind} (check digit valid per python-stdnum)",
+            text,
+        )
     # phone lists
-    regions = ["CN", "US", "GB", "DE", "JP", "IN", "BR", "TW", "HK", "KR", "FR", "SE", "ES", "IT", "MX", "AU"]
+    regions = [
+        "CN",
+        "US",
+        "GB",
+        "DE",
+        "JP",
+        "IN",
+        "BR",
+        "TW",
+        "HK",
+        "KR",
+        "FR",
+        "SE",
+        "ES",
+        "IT",
+        "MX",
+        "AU",
+    ]
     for i in range(14):
         rs = rng.sample(regions, rng.randrange(3, 6))
         nums = [(phone(r, rng), r) for r in rs]
@@ -264,44 +388,111 @@ def build_pii(rng: random.Random) -> Gen:
         zh = i % 2 == 0
         people = rng.sample(ZH_NAMES if zh else NAMES, len(nums))
         if zh:
-            text = pick(rng, ["客户电话列表：\n", "值班联系人：\n", "帮我存一下这些号码：\n"]) + "\n".join(f"{p}：{n}" for p, (n, _) in zip(people, nums))
+            text = pick(
+                rng, ["客户电话列表：\n", "值班联系人：\n", "帮我存一下这些号码：\n"]
+            ) + "\n".join(f"{p}：{n}" for p, (n, _) in zip(people, nums))
         else:
-            text = pick(rng, ["Contact list for the offsite:\n", "On-call phones:\n", "Numbers from the meetup sign-up sheet:\n"]) + "\n".join(
-                f"- {p}: {n}" for p, (n, _) in zip(people, nums))
-        g.add("pii", "phone_list", pick(rng, ["user", "agent", "document"]), "zh" if zh else "en", False, "names with phone numbers in several formats", text)
+            text = pick(
+                rng,
+                [
+                    "Contact list for the offsite:\n",
+                    "On-call phones:\n",
+                    "Numbers from the meetup sign-up sheet:\n",
+                ],
+            ) + "\n".join(f"- {p}: {n}" for p, (n, _) in zip(people, nums))
+        g.add(
+            "pii",
+            "phone_list",
+            pick(rng, ["user", "agent", "document"]),
+            "zh" if zh else "en",
+            False,
+            "names with phone numbers in several formats",
+            text,
+        )
     # passports
     for i in range(10):
         zh = i % 2 == 1
-        pno = pick(rng, ["E", "G", "K"]) + rand_str(rng, 8, string.digits) if zh else rand_str(rng, 1, string.ascii_uppercase) + rand_str(rng, 8, string.digits)
+        pno = (
+            pick(rng, ["E", "G", "K"]) + rand_str(rng, 8, string.digits)
+            if zh
+            else rand_str(rng, 1, string.ascii_uppercase) + rand_str(rng, 8, string.digits)
+        )
         who = pick(rng, ZH_NAMES if zh else NAMES)
         if i % 3 == 0:
-            text = f"{{\"traveller\": \"{who}\", \"passport_no\": \"{pno}\", \"expiry\": \"2031-0{rng.randrange(1, 10)}-15\", \"nationality\": \"{'CHN' if zh else 'GBR'}\"}}"
+            text = f'{{"traveller": "{who}", "passport_no": "{pno}", "expiry": "2031-0{rng.randrange(1, 10)}-15", "nationality": "{"CHN" if zh else "GBR"}"}}'
         elif zh:
-            text = pick(rng, [f"{who}的护照号是 {pno}，有效期到 2030 年。", f"订机票用：乘客 {who}，护照号码 {pno}，出生日期 1990-0{rng.randrange(1, 10)}-08。"])
+            text = pick(
+                rng,
+                [
+                    f"{who}的护照号是 {pno}，有效期到 2030 年。",
+                    f"订机票用：乘客 {who}，护照号码 {pno}，出生日期 1990-0{rng.randrange(1, 10)}-08。",
+                ],
+            )
         else:
-            text = pick(rng, [f"{who}'s passport number is {pno}, expires 2029; book the flight with it.", f"Passport: {pno} (holder {who}, born 14 May 1987)"])
-        g.add("pii", "passport", pick(rng, ["user", "agent"]), "zh" if zh else "en", i % 3 == 0, "passport number with holder", text)
+            text = pick(
+                rng,
+                [
+                    f"{who}'s passport number is {pno}, expires 2029; book the flight with it.",
+                    f"Passport: {pno} (holder {who}, born 14 May 1987)",
+                ],
+            )
+        g.add(
+            "pii",
+            "passport",
+            pick(rng, ["user", "agent"]),
+            "zh" if zh else "en",
+            i % 3 == 0,
+            "passport number with holder",
+            text,
+        )
     # bank accounts
     for i in range(10):
         zh = i % 2 == 1
         who = pick(rng, ZH_NAMES if zh else NAMES)
         if zh:
             acct = "6222" + rand_str(rng, 15, string.digits)
-            text = pick(rng, [f"{who}的工资卡：工商银行 {acct}，开户行上海分行。", f"退款请打到 {who} 的账户，卡号{acct}，招商银行。"])
+            text = pick(
+                rng,
+                [
+                    f"{who}的工资卡：工商银行 {acct}，开户行上海分行。",
+                    f"退款请打到 {who} 的账户，卡号{acct}，招商银行。",
+                ],
+            )
         elif i % 4 == 0:
             acct = rand_str(rng, 9, string.digits)
             text = f"Direct deposit for {who}: routing 021000021 account {acct} (checking)."
         else:
             v = iban(pick(rng, ["DE", "FR", "ES", "NL", "GB", "IT"]), rng)
             g.checks.append(("iban", v.replace(" ", "")))
-            text = pick(rng, [f"Pay the invoice to {who}, IBAN {v}.", f"{who} bank details: IBAN {v}, BIC {rand_str(rng, 4, string.ascii_uppercase)}DEFF"])
-        g.add("pii", "bank_account", pick(rng, ["user", "document"]), "zh" if zh else "en", not zh and i % 4 == 0, "a person's bank account", text)
+            text = pick(
+                rng,
+                [
+                    f"Pay the invoice to {who}, IBAN {v}.",
+                    f"{who} bank details: IBAN {v}, BIC {rand_str(rng, 4, string.ascii_uppercase)}DEFF",
+                ],
+            )
+        g.add(
+            "pii",
+            "bank_account",
+            pick(rng, ["user", "document"]),
+            "zh" if zh else "en",
+            not zh and i % 4 == 0,
+            "a person's bank account",
+            text,
+        )
     # addresses
     for i, t in enumerate(ADDR_EN + ADDR_ZH):
         zh = i >= len(ADDR_EN)
         region = "CN" if zh else pick(rng, ["GB", "DE", "FR", "US"])
         ph = phone(region, rng)
         g.checks.append(("phone", ph if ph.startswith("+") else f"{region}:{ph}"))
-        g.add("pii", "address", pick(rng, ["user", "agent"]), "zh" if zh else "en", False, "a person's home address with phone",
-              t.format(who=pick(rng, ZH_NAMES if zh else NAMES), ph=ph))
+        g.add(
+            "pii",
+            "address",
+            pick(rng, ["user", "agent"]),
+            "zh" if zh else "en",
+            False,
+            "a person's home address with phone",
+            t.format(who=pick(rng, ZH_NAMES if zh else NAMES), ph=ph),
+        )
     return g

@@ -32,8 +32,22 @@ import b_injection  # noqa: E402
 import b_sensitive  # noqa: E402
 from b_core import Case  # noqa: E402
 
-PREFIX = {"benign": "ben", "injection": "inj", "dangerous_code": "dc", "exfil": "ex", "secret": "sec", "pii": "pii"}
-EXPECT = {"benign": "approve", "injection": "reject", "dangerous_code": "reject", "exfil": "reject", "secret": "review", "pii": "review"}
+PREFIX = {
+    "benign": "ben",
+    "injection": "inj",
+    "dangerous_code": "dc",
+    "exfil": "ex",
+    "secret": "sec",
+    "pii": "pii",
+}
+EXPECT = {
+    "benign": "approve",
+    "injection": "reject",
+    "dangerous_code": "reject",
+    "exfil": "reject",
+    "secret": "review",
+    "pii": "review",
+}
 ORDER = ("id", "label", "expect", "family", "source", "lang", "hard", "note", "text")
 
 
@@ -61,8 +75,17 @@ def build() -> Book:
                 continue
             seen.add(c.text)
             counter[c.label] += 1
-            row = {"id": f"tb-{PREFIX[c.label]}-{counter[c.label]:03d}", "label": c.label, "expect": EXPECT[c.label],
-                   "family": c.family, "source": c.source, "lang": c.lang, "hard": c.hard, "note": c.note, "text": c.text}
+            row = {
+                "id": f"tb-{PREFIX[c.label]}-{counter[c.label]:03d}",
+                "label": c.label,
+                "expect": EXPECT[c.label],
+                "family": c.family,
+                "source": c.source,
+                "lang": c.lang,
+                "hard": c.hard,
+                "note": c.note,
+                "text": c.text,
+            }
             out.append({k: row[k] for k in ORDER})
         return out
 
@@ -79,7 +102,9 @@ def counts(book: Book) -> str:
     by = Counter((str(r["label"]), str(r["family"]), str(r["lang"])) for r in allr)
     for label in PREFIX:
         lab = [r for r in allr if r["label"] == label]
-        lines.append(f"| **{label}** | {sum(r['lang'] == 'en' for r in lab)} | {sum(r['lang'] == 'zh' for r in lab)} | {len(lab)} |")
+        lines.append(
+            f"| **{label}** | {sum(r['lang'] == 'en' for r in lab)} | {sum(r['lang'] == 'zh' for r in lab)} | {len(lab)} |"
+        )
         for fam in sorted({str(r["family"]) for r in lab}):
             en, zh = by[(label, fam, "en")], by[(label, fam, "zh")]
             lines.append(f"| {label} / {fam} | {en} | {zh} | {en + zh} |")
@@ -99,8 +124,15 @@ def write(book: Book, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=HERE, help="folder for text.jsonl and code.jsonl (default: this folder)")
-    ap.add_argument("--counts", action="store_true", help="print the count tables and write nothing")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=HERE,
+        help="folder for text.jsonl and code.jsonl (default: this folder)",
+    )
+    ap.add_argument(
+        "--counts", action="store_true", help="print the count tables and write nothing"
+    )
     a = ap.parse_args(argv)
     book = build()
     if a.counts:

@@ -23,8 +23,22 @@ import c_sensitive  # noqa: E402
 import c_text  # noqa: E402
 from c_core import Case, Fake  # noqa: E402
 
-PREFIX = {"benign": "ben", "injection": "inj", "dangerous_code": "dc", "exfil": "ex", "secret": "sec", "pii": "pii"}
-EXPECT = {"benign": "approve", "injection": "reject", "dangerous_code": "reject", "exfil": "reject", "secret": "review", "pii": "review"}
+PREFIX = {
+    "benign": "ben",
+    "injection": "inj",
+    "dangerous_code": "dc",
+    "exfil": "ex",
+    "secret": "sec",
+    "pii": "pii",
+}
+EXPECT = {
+    "benign": "approve",
+    "injection": "reject",
+    "dangerous_code": "reject",
+    "exfil": "reject",
+    "secret": "review",
+    "pii": "review",
+}
 
 
 @dataclass
@@ -44,10 +58,23 @@ def build() -> Built:
                 return
             seen.add(c.text)
             num[c.label] += 1
-            out.rows.append((stem, {
-                "id": f"tc-{PREFIX[c.label]}-{num[c.label]:03d}", "label": c.label, "expect": EXPECT[c.label],
-                "family": c.family, "source": c.source, "lang": c.lang, "hard": c.hard, "note": c.note, "text": c.text,
-            }))
+            out.rows.append(
+                (
+                    stem,
+                    {
+                        "id": f"tc-{PREFIX[c.label]}-{num[c.label]:03d}",
+                        "label": c.label,
+                        "expect": EXPECT[c.label],
+                        "family": c.family,
+                        "source": c.source,
+                        "lang": c.lang,
+                        "hard": c.hard,
+                        "note": c.note,
+                        "text": c.text,
+                    },
+                )
+            )
+
         return emit
 
     c_text.build(emitter("text"))
@@ -61,9 +88,13 @@ def build() -> Built:
 def counts(b: Built) -> str:
     rows = [r for _, r in b.rows]
     n_text = sum(s == "text" for s, _ in b.rows)
-    lines = [f"{len(rows)} items; text.jsonl {n_text}, code.jsonl {len(rows) - n_text}; "
-             f"zh {sum(r['lang'] == 'zh' for r in rows)} ({100 * sum(r['lang'] == 'zh' for r in rows) / len(rows):.1f} %)", "",
-             "| label / family | en | zh | total |", "|---|---|---|---|"]
+    lines = [
+        f"{len(rows)} items; text.jsonl {n_text}, code.jsonl {len(rows) - n_text}; "
+        f"zh {sum(r['lang'] == 'zh' for r in rows)} ({100 * sum(r['lang'] == 'zh' for r in rows) / len(rows):.1f} %)",
+        "",
+        "| label / family | en | zh | total |",
+        "|---|---|---|---|",
+    ]
     for label in PREFIX:
         mine = [r for r in rows if r["label"] == label]
         en, zh = sum(r["lang"] == "en" for r in mine), sum(r["lang"] == "zh" for r in mine)

@@ -75,9 +75,11 @@ def token(rng: random.Random, kind: str) -> str:
 
 def cn_id(rng: random.Random) -> str:
     while True:
-        body = rng.choice(["110105", "310104", "440305", "330106", "510107"]) + \
-            f"{rng.randint(1965, 2002)}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}" + \
-            f"{rng.randint(0, 999):03d}"
+        body = (
+            rng.choice(["110105", "310104", "440305", "330106", "510107"])
+            + f"{rng.randint(1965, 2002)}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}"
+            + f"{rng.randint(0, 999):03d}"
+        )
         check = cn_ric.calc_check_digit(body)
         value = body + check
         if cn_ric.is_valid(value):
@@ -115,7 +117,7 @@ def iban_de(rng: random.Random) -> str:
     v = f"DE{98 - num % 97:02d}{bban}"
     if not iban.is_valid(v):
         raise ValueError("iban")
-    return " ".join(v[i:i + 4] for i in range(0, len(v), 4))
+    return " ".join(v[i : i + 4] for i in range(0, len(v), 4))
 
 
 def passport(rng: random.Random) -> str:
@@ -123,8 +125,12 @@ def passport(rng: random.Random) -> str:
 
 
 def phone(rng: random.Random, region: str) -> str:
-    prefixes = {"CN": ["138", "139", "186", "150", "177"], "GB": ["7700 9", "7911 1", "7400 1"],
-                "US": ["415", "646", "312"], "DE": ["151", "160", "176"]}
+    prefixes = {
+        "CN": ["138", "139", "186", "150", "177"],
+        "GB": ["7700 9", "7911 1", "7400 1"],
+        "US": ["415", "646", "312"],
+        "DE": ["151", "160", "176"],
+    }
     while True:
         p = rng.choice(prefixes[region])
         if region == "CN":
