@@ -68,6 +68,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -105,6 +106,7 @@ from memgate.adapters._backend import (
     running_loop,
     scan_namespace,
 )
+from memgate.adapters._journal import Journal
 from memgate.domain.memory import (
     MemoryItem,
     MemoryState,
@@ -115,10 +117,19 @@ from memgate.domain.memory import (
 )
 from memgate.domain.recall import SearchMode
 from memgate.domain.types import Source
-from memgate.errors import IllegalTransition, MemgateError, NotFound, OversizedWrite
+from memgate.errors import (
+    IllegalTransition,
+    MemgateError,
+    NotFound,
+    OversizedWrite,
+    StorageError,
+)
 from memgate.gateway import Gateway, SyncGateway
 from memgate.gateway.core import WriteReceipt
 from memgate.recall import FunctionEmbedder, memory_recall
+from memgate.scanning.registry import BUILTIN_ANALYZERS
+from memgate.scanning.rules import RuleSet, load_rules
+from memgate.scanning.scanner import Scanner
 
 __all__ = ["MemgateStore", "MemoryHeld", "MemoryStatus", "QueuedPutsFailed"]
 
@@ -130,7 +141,9 @@ _RECEIPTS = 4096
 _WAVE = 64
 """Puts written concurrently at most (a batch's, or the queue's): their scans overlap
 the previous ones' commits; the gateway still serializes each key's read-modify-append."""
-Ack = Literal["scanned", "queued"]
+Ack = Literal["scanned", "queued", "journaled"]
+JOURNAL_FILE = "langgraph-journal.sqlite"
+"""`MemgateStore.open(dir, ack="journaled")`: the pending journal's file in `dir`."""
 
 
 def encode_label(label: str) -> str:
@@ -170,20 +183,47 @@ class QueuedPutsFailed(MemgateError):
 
 
 class _Parked:
-    """A queued put, acknowledged but not yet scanned: held in this process's
-    memory only (never persisted before the scan redacts it), served to nobody
-    but the session that wrote it."""
+    """A put acknowledged before its scan, served to nobody but the session that
+    wrote it. `ack="queued"`: held in this process's memory only (never persisted
+    before the scan redacts it). `ack="journaled"`: also a row of the pending
+    journal (`seq`), written only when the sensitive rules found nothing in it."""
 
-    __slots__ = ("at", "done", "key", "namespace", "readers", "write")
+    __slots__ = (
+        "at",
+        "claimed",
+        "done",
+        "key",
+        "namespace",
+        "prev",
+        "readers",
+        "roomed",
+        "seq",
+        "write",
+    )
 
-    def __init__(self, namespace: tuple[str, ...], key: str, write: MemoryWrite) -> None:
+    def __init__(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        write: MemoryWrite,
+        *,
+        at: datetime | None = None,
+        seq: int | None = None,
+    ) -> None:
         self.namespace = namespace
         self.key = key
         self.write = write
-        self.at = datetime.now(UTC)
+        self.at = at or datetime.now(UTC)
+        self.seq = seq
         self.done = asyncio.Event()
         self.readers: list[Reader] = []
         """Who was served the parked value: their reads are recorded once it is admitted."""
+        self.prev: _Parked | None = None
+        """The key's previous parked put: admitted first (a key's puts stay in order)."""
+        self.claimed = False
+        """Taken by the drainer or by a read that scans it on demand (admitted once)."""
+        self.roomed = True
+        """Holds one unit of `queue_size` (False for puts recovered from the journal)."""
 
 
 class MemgateStore(BaseStore):
@@ -206,6 +246,8 @@ class MemgateStore(BaseStore):
         search_mode: str | None = None,
         ack: Ack = "scanned",
         queue_size: int = 1024,
+        journal: Path | None = None,
+        scan_after: float = 0.05,
     ) -> None:
         """`backend`: an async Gateway (or remote client) living on `loop` (None: the
         caller's loop). `session_id` is the session outside a graph run (so
@@ -219,16 +261,33 @@ class MemgateStore(BaseStore):
         default) after the scan, the routing and the durable log append;
         "queued" as soon as the value is parked in this process's memory, to be
         scanned and appended in the background (at most `queue_size` parked; a
-        put waits for room beyond that). See the module docstring for what a
-        queued put promises and what a crash loses."""
-        if ack not in ("scanned", "queued"):
-            raise ValueError(f"ack: 'scanned' or 'queued', not {ack!r}")
-        if ack == "queued" and strict:
+        put waits for room beyond that); "journaled" once the value is appended
+        to the pending journal at `journal` (a SQLite file; `open()` puts it in
+        the data directory), to be scanned and admitted when the store has been
+        idle for `scan_after` seconds, when the queue is full, or before a read
+        that could see it; pending puts left in the journal by a crash are
+        admitted after the next start. See the module docstring for what each
+        ack promises and what a crash loses."""
+        if ack not in ("scanned", "queued", "journaled"):
+            raise ValueError(f"ack: 'scanned', 'queued' or 'journaled', not {ack!r}")
+        if ack != "scanned" and strict:
             raise ValueError("strict=True needs the verdict at put time: use ack='scanned'")
         if queue_size < 1:
             raise ValueError("queue_size: at least 1")
+        if (ack == "journaled") != (journal is not None):
+            raise ValueError("ack='journaled' needs journal=<path> (and journal= needs it)")
+        if scan_after < 0:
+            raise ValueError("scan_after: seconds, at least 0")
         self.ack: Ack = ack
         self.queue_size = queue_size
+        self.scan_after = scan_after
+        self._last_op = float("-inf")
+        """time.monotonic() of the latest operation: the journaled drain waits for quiet."""
+        self._hurry = 0
+        """Callers waiting for the drain (flush, search, status...): no quiet wait then."""
+        self._wake: asyncio.Event | None = None
+        self._journal = Journal(journal) if journal is not None else None
+        self._sensitive: Scanner | None = None
         self._parked: dict[tuple[tuple[str, ...], str], _Parked] = {}
         """The latest queued put of each key, until it is admitted."""
         self._queue: deque[_Parked] = deque()
@@ -255,6 +314,28 @@ class MemgateStore(BaseStore):
         self._fields: list[str] = list((index or {}).get("fields") or ["$"])
         if index and index.get("embed") is not None:
             self._use_index(index)
+        if self._journal is not None:
+            self._recover(self._journal)
+
+    def _recover(self, journal: Journal) -> None:
+        """Park what a previous process acknowledged and did not admit (a crash,
+        a kill): it is served and admitted as if it had just been put."""
+        for row in journal.rows():
+            if row.write.key is None:
+                continue  # never journaled: every store put has a key
+            parked = _Parked(row.write.namespace, row.write.key, row.write, at=row.at, seq=row.seq)
+            parked.roomed = False
+            parked.prev = self._parked.get((parked.namespace, parked.key))
+            self._parked[(parked.namespace, parked.key)] = parked
+            self._queue.append(parked)
+        if self._queue:
+            loop = self._runner.loop
+            if loop is not None:
+                loop.call_soon_threadsafe(self._kick)
+            else:
+                with contextlib.suppress(RuntimeError):
+                    asyncio.get_running_loop().call_soon(self._kick)
+            # Otherwise the first operation on a loop starts the drain.
 
     def _use_index(self, index: IndexConfig) -> None:
         """Make the index's embedder the gateway's recall (in-process only)."""
@@ -304,6 +385,8 @@ class MemgateStore(BaseStore):
         embedded FalkorDB by default, a FalkorDB URL, or None); `close()` when done."""
         from memgate.bootstrap import open_sync_gateway
 
+        if kwargs.get("ack") == "journaled" and kwargs.get("journal") is None:
+            kwargs["journal"] = Path(data_dir) / JOURNAL_FILE
         return cls.from_sync(open_sync_gateway(Path(data_dir), graph=graph), **kwargs)
 
     @classmethod
@@ -325,12 +408,14 @@ class MemgateStore(BaseStore):
         """Close what this store opened (`open`, `from_sync`, `connect`), after the
         queued puts are admitted; raises QueuedPutsFailed (once closed) for any
         the gateway refused."""
-        if self._runner.loop is not None and (self._queue or self._drainer is not None):
-            self._runner.run(self._settle())
         try:
-            self._close()
+            if self._runner.loop is not None and (self._queue or self._drainer is not None):
+                self._runner.run(self._settle())
         finally:
-            self._raise_failures()
+            try:
+                self._close()
+            finally:
+                self._raise_failures()
 
     def flush(self) -> None:
         """Wait until every queued put is scanned, routed and durably logged;
@@ -349,6 +434,8 @@ class MemgateStore(BaseStore):
             raise QueuedPutsFailed(failures)
 
     def _close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
         if self._sync is not None:
             self._sync.close()
             self._sync = None
@@ -367,6 +454,9 @@ class MemgateStore(BaseStore):
         return await self._runner.arun(self._batch(ops, self._who()))
 
     async def _batch(self, ops: list[Op], who: _Who) -> list[Result]:
+        self._last_op = time.monotonic()
+        if self._queue and self._drainer is None:
+            self._kick()
         results: list[Result] = []
         wave: list[PutOp] = []
         for op in ops:
@@ -458,6 +548,16 @@ class MemgateStore(BaseStore):
         if self.ack == "queued":
             await self._park(_Parked(namespace, op.key, write))
             return
+        if self.ack == "journaled":
+            if not self._holds_sensitive(write):
+                await self._park(_Parked(namespace, op.key, write))
+                return
+            # A secret or personal datum must not persist unredacted, not even in
+            # the journal: this put takes the scanned path, after the key's
+            # pending puts (a key's puts stay in order).
+            earlier = self._parked.get((namespace, op.key))
+            if earlier is not None:
+                await self._admit_now(earlier)
         receipt = await self.backend.write(write)
         self._remember(namespace, op.key, receipt)
         if self.strict and receipt.state in (MemoryState.PENDING_REVIEW, MemoryState.REJECTED):
@@ -499,32 +599,119 @@ class MemgateStore(BaseStore):
                 raise OversizedWrite(size, limit)
         if self._room is None:
             self._room = asyncio.Semaphore(self.queue_size)
+        if self._room.locked():
+            self._nudge()  # full: the drain starts now instead of waiting for quiet
         await self._room.acquire()  # back-pressure: at most queue_size parked
+        if self._journal is not None:
+            try:
+                parked.seq = self._journal.append(parked.write, parked.at)
+            except BaseException:
+                self._room.release()
+                raise
+        parked.prev = self._parked.get((parked.namespace, parked.key))
         self._parked[(parked.namespace, parked.key)] = parked
         self._queue.append(parked)
-        if self._drainer is None:
+        self._kick()
+
+    def _kick(self) -> None:
+        """Start the drain if it is not running (on the store's loop)."""
+        if self._drainer is None and self._queue:
             self._drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    def _nudge(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _lazy(self) -> bool:
+        """Journaled puts are admitted once the store is quiet, unless someone waits."""
+        full = self._room is not None and self._room.locked()
+        return self.ack == "journaled" and not self._hurry and not full
+
+    def _holds_sensitive(self, write: MemoryWrite) -> bool:
+        """Whether the gateway would redact anything of this write or refuse its
+        key: the sensitive rules (secrets, personal data: the only rules whose
+        hits carry a value to redact) over the key, the namespace, the content
+        and the metadata, with the gateway's own rules where it is in process."""
+        if self._sensitive is None:
+            if isinstance(self.backend, Gateway):
+                rules = self.backend.inspector.scanner.rules
+            else:
+                rules = load_rules()
+            chosen = tuple(r for r in rules.rules if r.category.sensitive)
+            # NOTE: the fingerprints this scanner computes are never kept.
+            self._sensitive = Scanner(
+                RuleSet(chosen, rules.version), BUILTIN_ANALYZERS, fingerprint_key=b"journal"
+            )
+        texts = [write.content, write.key or "", "/".join(write.namespace)]
+        if write.metadata:
+            texts.append(canonical_json(write.metadata))
+        for text in texts:
+            if not text:
+                continue
+            result = self._sensitive.scan(text, write.source)
+            if result.redacted != text or any(f.category.sensitive for f in result.findings):
+                return True
+        return False
 
     async def _drain(self) -> None:
         """Admit parked puts in order, a wave at a time (distinct keys per wave)."""
         try:
             while self._queue:
+                if self._lazy():
+                    quiet = self._last_op + self.scan_after - time.monotonic()
+                    if quiet > 0:
+                        if self._wake is None:
+                            self._wake = asyncio.Event()
+                        self._wake.clear()
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self._wake.wait(), quiet)
+                        continue
                 wave: list[_Parked] = []
                 keys: set[tuple[tuple[str, ...], str]] = set()
                 while self._queue and len(wave) < _WAVE:
-                    key = (self._queue[0].namespace, self._queue[0].key)
+                    head = self._queue[0]
+                    if head.claimed:  # a read scanned it on demand
+                        self._queue.popleft()
+                        continue
+                    key = (head.namespace, head.key)
                     if key in keys:
                         break
                     keys.add(key)
+                    head.claimed = True
                     wave.append(self._queue.popleft())
-                await asyncio.gather(*(self._admit(p) for p in wave))
+                if wave:
+                    await asyncio.gather(*(self._admit(p) for p in wave))
         finally:
             self._drainer = None
 
+    async def _admit_now(self, latest: _Parked) -> None:
+        """Scan and admit a key's parked puts now, in order (a read from another
+        session, or a sensitive put of the key, is waiting for them)."""
+        chain: list[_Parked] = []
+        entry: _Parked | None = latest
+        while entry is not None and not entry.done.is_set():
+            chain.append(entry)
+            entry = entry.prev
+        for entry in reversed(chain):
+            if entry.claimed:
+                await entry.done.wait()
+            else:
+                entry.claimed = True
+                await self._admit(entry)
+
     async def _admit(self, parked: _Parked) -> None:
         key = (parked.namespace, parked.key)
+        if parked.prev is not None and not parked.prev.done.is_set():
+            await parked.prev.done.wait()
         try:
-            receipt = await self.backend.write(parked.write)
+            try:
+                receipt = await self.backend.write(parked.write)
+            except StorageError:
+                raise  # not the put's verdict: its journal row stays for the next start
+            except Exception:
+                self._forget(parked)  # refused: the journal has nothing left to recover
+                raise
+            self._forget(parked)  # in the log now, whatever its state
             self._remember(parked.namespace, parked.key, receipt)
             for reader in parked.readers:
                 # Served before its scan: the read is recorded on the admitted
@@ -536,13 +723,23 @@ class MemgateStore(BaseStore):
             if self._parked.get(key) is parked:
                 del self._parked[key]
             parked.done.set()
-            if self._room is not None:
+            if self._room is not None and parked.roomed:
                 self._room.release()
+
+    def _forget(self, parked: _Parked) -> None:
+        if self._journal is not None and parked.seq is not None:
+            self._journal.done(parked.seq)
 
     async def _settle(self) -> None:
         """Wait until nothing is parked (every queued put admitted or refused)."""
-        while self._drainer is not None:
-            await asyncio.shield(self._drainer)
+        self._hurry += 1
+        try:
+            self._kick()
+            self._nudge()
+            while self._drainer is not None:
+                await asyncio.shield(self._drainer)
+        finally:
+            self._hurry -= 1
 
     def _own_parked(self, namespace: tuple[str, ...], key: str, who: _Who) -> _Parked | None:
         """The reader's own parked put of the key: only a named session gets it back."""
@@ -581,7 +778,11 @@ class MemgateStore(BaseStore):
                     created_at=own.at,
                     updated_at=own.at,
                 )
-            if who.session is None and parked.write.session_id is None:
+            if self.ack == "journaled":
+                # Any other reader: the key's pending puts are scanned and admitted
+                # first, so it gets what the gateway serves of the latest one.
+                await self._admit_now(parked)
+            elif who.session is None and parked.write.session_id is None:
                 # No session to tell writer from reader: wait for the scan.
                 await parked.done.wait()
             # Any other reader: what the gateway serves (never the parked value).
