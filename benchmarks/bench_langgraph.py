@@ -15,17 +15,23 @@ Rows:
   MemgateStore async (twins)    in-memory twins: the gateway's cost without SQLite
   MemgateStore sync queued      MemgateStore.open(dir, ack="queued"): put returns once parked
   MemgateStore async queued     the same on the gateway's own loop (get served from the park)
+  MemgateStore sync journaled   MemgateStore.open(dir, ack="journaled"): put returns once the
+                                value is a durable row of the pending journal (after the
+                                sensitive-rules check); scanned and admitted when the store is
+                                quiet, or by the final flush()
+  MemgateStore async journaled  the same on the gateway's own loop
   MemgateStore abatch (sqlite)  abatch of all n PutOps, then of all n GetOps (put/get = per op)
   Gateway only (sqlite)         Gateway.write + read_key of the same JSON text, no adapter:
                                 the adapter's own overhead is the difference to the row above it
 
     .venv/bin/python benchmarks/bench_langgraph.py [--n 1000] [--source agent]
 
-A queued put's scan and commit happen after it returned, so the queued rows also
+A queued or journaled put's scan and commit happen after it returned, so those rows also
 give `drain` (the time the final flush() waited) and `end-to-end` = (all puts +
 all gets + drain) / n, the per-op cost until every value is durable; for the other
-rows end-to-end is put+get. CPU time of the whole process (`cpu/op`, every
-thread) is printed beside wall time: the machine is shared.
+rows end-to-end is put+get. CPU time of the whole process (every thread) is
+printed beside wall time, the machine being shared: `put+get cpu` for the puts and
+gets (before the final flush), `cpu/op` including the drain.
 
 Prints a table (mean and p95 per op, ratio of put+get to SqliteStore) and writes
 benchmarks/results/langgraph.{md,json} (langgraph-<source>.* for another --source).
@@ -126,11 +132,18 @@ def run_sync(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
             raise AssertionError(f"{type(store).__name__} lost k{i}")
         put.append(t1 - t0)
         get.append(t2 - t1)
+    ops_cpu = time.process_time() - cpu
     t0 = time.perf_counter()
     if isinstance(store, MemgateStore):
         store.flush()
     drain = time.perf_counter() - t0
-    return {"put": put, "get": get, "drain": [drain], "cpu": [time.process_time() - cpu]}
+    return {
+        "put": put,
+        "get": get,
+        "drain": [drain],
+        "cpu": [time.process_time() - cpu],
+        "ops_cpu": [ops_cpu],
+    }
 
 
 async def run_async(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
@@ -147,11 +160,18 @@ async def run_async(store: BaseStore, data: list[dict[str, Any]]) -> Timings:
             raise AssertionError(f"{type(store).__name__} lost k{i}")
         put.append(t1 - t0)
         get.append(t2 - t1)
+    ops_cpu = time.process_time() - cpu
     t0 = time.perf_counter()
     if isinstance(store, MemgateStore):
         await store.aflush()
     drain = time.perf_counter() - t0
-    return {"put": put, "get": get, "drain": [drain], "cpu": [time.process_time() - cpu]}
+    return {
+        "put": put,
+        "get": get,
+        "drain": [drain],
+        "cpu": [time.process_time() - cpu],
+        "ops_cpu": [ops_cpu],
+    }
 
 
 async def run_batch(store: MemgateStore, data: list[dict[str, Any]]) -> Timings:
@@ -210,6 +230,7 @@ def measure(n: int, source: Source, tmp: Path) -> dict[str, Timings]:
     for ack, name in (
         ("scanned", "MemgateStore sync (sqlite)"),
         ("queued", "MemgateStore sync queued"),
+        ("journaled", "MemgateStore sync journaled"),
     ):
         sync_store = MemgateStore.open(
             tmp / f"mg-sync-{ack}", source=source, session_id="bench", ack=ack, queue_size=room
@@ -245,6 +266,16 @@ def measure(n: int, source: Source, tmp: Path) -> dict[str, Timings]:
     out["MemgateStore async (sqlite)"] = asyncio.run(on_loop(sqlite_gateway("mg-async")))
     out["MemgateStore async queued"] = asyncio.run(
         on_loop(sqlite_gateway("mg-queued", ack="queued", queue_size=room))
+    )
+    out["MemgateStore async journaled"] = asyncio.run(
+        on_loop(
+            sqlite_gateway(
+                "mg-journaled",
+                ack="journaled",
+                journal=tmp / "mg-journaled.sqlite",
+                queue_size=room,
+            )
+        )
     )
     out["MemgateStore abatch (sqlite)"] = asyncio.run(
         on_loop(sqlite_gateway("mg-batch"), run_batch)
@@ -288,10 +319,12 @@ def table(results: dict[str, Timings]) -> tuple[str, dict[str, Any]]:
     base = results["SqliteStore"]
     base_pair = (sum(base["put"]) + sum(base["get"])) / len(base["put"])
     base_e2e = base_pair + sum(base["drain"]) / len(base["put"])
+    base_cpu = sum(base.get("ops_cpu", base["cpu"])) / len(base["put"])
     rows = [
         "| store | put mean µs | put p95 µs | get mean µs | get p95 µs | put+get µs |"
-        " × SqliteStore | drain ms | end-to-end µs/op | × SqliteStore | cpu µs/op |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        " × SqliteStore | put+get cpu µs | × SqliteStore | drain ms | end-to-end µs/op |"
+        " × SqliteStore | cpu µs/op |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     summary: dict[str, Any] = {}
     for name, timing in results.items():
@@ -302,7 +335,10 @@ def table(results: dict[str, Timings]) -> tuple[str, dict[str, Any]]:
         drain = sum(timing["drain"])
         e2e = pair + drain / n
         cpu = sum(timing["cpu"]) / n
+        ops_cpu = sum(timing.get("ops_cpu", timing["cpu"])) / n
         summary[name] = {
+            "pair_cpu_us": ops_cpu * 1e6,
+            "pair_cpu_ratio": ops_cpu / base_cpu,
             "put": put,
             "get": get,
             "pair_us": pair * 1e6,
@@ -314,7 +350,8 @@ def table(results: dict[str, Timings]) -> tuple[str, dict[str, Any]]:
         }
         rows.append(
             f"| {name} | {put['mean_us']:.0f} | {put['p95_us']:.0f} | {get['mean_us']:.0f}"
-            f" | {get['p95_us']:.0f} | {pair * 1e6:.0f} | {ratio:.2f} | {drain * 1e3:.0f}"
+            f" | {get['p95_us']:.0f} | {pair * 1e6:.0f} | {ratio:.2f} | {ops_cpu * 1e6:.0f}"
+            f" | {ops_cpu / base_cpu:.2f} | {drain * 1e3:.0f}"
             f" | {e2e * 1e6:.0f} | {e2e / base_e2e:.2f} | {cpu * 1e6:.0f} |"
         )
     return "\n".join(rows), summary
@@ -324,6 +361,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000, help="put+get pairs per store")
     parser.add_argument("--source", default="agent", choices=[s.value for s in Source])
+    parser.add_argument(
+        "--out", default=None, help="results file stem (default langgraph[-<source>])"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-langgraph-"))
     try:
@@ -339,7 +379,7 @@ def main() -> None:
     )
     print(header + text)
     RESULTS.mkdir(exist_ok=True)
-    stem = "langgraph" if args.source == "agent" else f"langgraph-{args.source}"
+    stem = args.out or ("langgraph" if args.source == "agent" else f"langgraph-{args.source}")
     (RESULTS / f"{stem}.md").write_text(header + text + "\n")
     (RESULTS / f"{stem}.json").write_text(
         json.dumps(

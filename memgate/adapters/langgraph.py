@@ -22,24 +22,46 @@ How LangGraph's store maps onto memgate:
   reviewer approves it; a rejected one is never served, and the previous value of
   that key (if any) stays. None of this raises (an agent loop would crash);
   `strict=True` raises `MemoryHeld` for queued and rejected puts instead.
-- What a put promises (`ack=`). With `ack="scanned"` (the default) `put` returns
-  once the value was scanned, routed and its event committed to the log: it
-  survives a crash, and its state (approved, pending, rejected) is known.
-  With `ack="queued"` `put` returns once the value is checked as far as needs no
-  scan (JSON, identifiers, size) and parked in this process's memory; a
-  background task scans, routes and commits the parked puts in order. Until
-  then the parked value is served to the session that wrote it (`get` only,
-  as written -- a secret in it not yet redacted) and to nobody else: another
-  session, another store, a reader without a session id (which waits for the
-  scan) and any other namespace or key get what the log holds. Search, listing,
-  delete and `status` first wait for the queue. Nothing parked is written to
-  disk before its scan, so a secret never persists unredacted; the price is
-  that a crash (or a kill) loses the parked puts, at most `queue_size` of them,
-  acknowledged but never stored. `flush()` / `aflush()` wait until every parked
-  put is durable and raise `QueuedPutsFailed` for those the gateway refused
-  (e.g. a secret in the key); `close()` flushes. `strict=True` needs the
-  verdict at put time and is refused with `ack="queued"`. Throughput is the
-  gateway's either way: the queue buys latency for bursts, not more puts/s.
+- What a put promises (`ack=`), in three modes (docs/adapters/langgraph.md has
+  the full list):
+  * `ack="scanned"` (the default): `put` returns once the value was scanned,
+    routed and its event committed to the log: it survives a crash, and its
+    state (approved, pending, rejected) is known.
+  * `ack="queued"`: `put` returns once the value is checked as far as needs no
+    scan (JSON, identifiers, size) and parked in this process's memory; a
+    background task scans, routes and commits the parked puts in order. Until
+    then the parked value is served to the session that wrote it (`get` only,
+    as written -- a secret in it not yet redacted) and to nobody else: another
+    session, another store, a reader without a session id (which waits for the
+    scan) and any other namespace or key get what the log holds. Search,
+    listing, delete and `status` first wait for the queue. Nothing parked is
+    written to disk before its scan, so a secret never persists unredacted; the
+    price is that a crash (or a kill) loses the parked puts, at most
+    `queue_size` of them, acknowledged but never stored.
+  * `ack="journaled"`: `put` returns once the value is a row of the pending
+    journal (`journal=`, a SQLite file; `open()` keeps it in the data
+    directory as `langgraph-journal.sqlite`), durable against a process crash
+    as memgate's own log is (WAL, synchronous=NORMAL). Before the append the
+    sensitive rules (secrets, personal data: what the gateway would redact)
+    read the value, key, namespace and metadata; if they find anything the put
+    takes the scanned path instead (after the key's pending puts), so nothing
+    unredacted ever reaches the journal. A pending put is admitted through the
+    normal gateway write (scan, route, log) when the store has been quiet for
+    `scan_after` seconds, when `queue_size` are pending, or on demand: before
+    another session's `get` of that key, and before any search, listing,
+    delete or `status`. Only the writing session is served its pending value
+    (`get`, as written: the sensitive rules found nothing to redact in it);
+    every other reader gets what the gateway serves after that scan. A value
+    the scan rejects is served to nobody from then on (its writer too gets
+    the key's previous value) and `status` reports it rejected. Rows left by a crash are
+    loaded when the store is built and admitted in put order; a put whose
+    gateway commit landed just before the crash, and whose row was not yet
+    deleted, is admitted a second time (the same value, one version more).
+  `flush()` / `aflush()` wait until every queued or journaled put is in the
+  log and raise `QueuedPutsFailed` for those the gateway refused (e.g. a secret
+  in the key); `close()` flushes. `strict=True` needs the verdict at put time
+  and is refused with either. Throughput is the gateway's in every mode: these
+  buy put latency for bursts, not more puts/s.
 - `batch` / `abatch` with consecutive `PutOp`s of distinct keys writes them
   concurrently (scans overlapping commits); each is still its own log entry.
 - `put(..., ttl=minutes)` (or `TTLConfig.default_ttl`) goes to the short-term
@@ -138,6 +160,7 @@ INDEX_KEY = "langgraph_index"
 """A put's `index` argument (False, or its fields) when it is not the store's default."""
 UPDATED_KEY = "langgraph_updated_at"
 _RECEIPTS = 4096
+_CLEAN = 4096
 _WAVE = 64
 """Puts written concurrently at most (a batch's, or the queue's): their scans overlap
 the previous ones' commits; the gateway still serializes each key's read-modify-append."""
@@ -288,6 +311,8 @@ class MemgateStore(BaseStore):
         self._wake: asyncio.Event | None = None
         self._journal = Journal(journal) if journal is not None else None
         self._sensitive: Scanner | None = None
+        self._clean: dict[tuple[str, Source], None] = {}
+        """Keys and namespaces the sensitive rules found nothing in (oldest first)."""
         self._parked: dict[tuple[tuple[str, ...], str], _Parked] = {}
         """The latest queued put of each key, until it is admitted."""
         self._queue: deque[_Parked] = deque()
@@ -642,7 +667,8 @@ class MemgateStore(BaseStore):
             self._sensitive = Scanner(
                 RuleSet(chosen, rules.version), BUILTIN_ANALYZERS, fingerprint_key=b"journal"
             )
-        texts = [write.content, write.key or "", "/".join(write.namespace)]
+        names = (write.key or "", "/".join(write.namespace))
+        texts = [write.content, *(n for n in names if (n, write.source) not in self._clean)]
         if write.metadata:
             texts.append(canonical_json(write.metadata))
         for text in texts:
@@ -651,6 +677,10 @@ class MemgateStore(BaseStore):
             result = self._sensitive.scan(text, write.source)
             if result.redacted != text or any(f.category.sensitive for f in result.findings):
                 return True
+        for name in names:  # a store reuses its namespaces (and often its keys)
+            self._clean[(name, write.source)] = None
+            if len(self._clean) > _CLEAN:
+                self._clean.pop(next(iter(self._clean)))
         return False
 
     async def _drain(self) -> None:
