@@ -176,7 +176,7 @@ API: tuple[tuple[str, str], ...] = (
         r"|\bGet-ChildItem\b[^|\n]{0,40}\s(?:-Path\s+)?['\"]?(?:[A-Za-z]:\\?|[A-Za-z]:\\(?:Users|Windows|ProgramData)\\?|\$env:(?:USERPROFILE|SystemRoot|HOMEPATH)|\$HOME|~)['\"]?\s[^|\n]{0,40}-Recurse[^|\n]{0,40}\|\s*(?:Remove-Item|ri|rm|del)\b"
         # a database or a whole keyspace dropped
         # (the statement itself, not a sentence naming it)
-        r"|^\s*(?:[\w.-]+\s+(?:[\w.=-]+\s+){0,4}-[ec]\s+['\"])?DROP\s+DATABASE\s+(?!IF\s+EXISTS\b)(?!\w*(?:test|tmp|temp|scratch|dev|local)\w*\b)[\w`\"\[][^\s;]*\s*;?['\"]?\s*$"
+        r"|^\s*(?:[\w.-]+\s+(?:[\w.=-]+\s+){0,4}-[ec]\s+['\"])?DROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?(?!\w*(?:test|tmp|temp|scratch|dev|local|ci|e2e|sandbox)\w*\b)[\w`\"\[][^\s;]*\s*;?['\"]?\s*$"
         r"|^\s*db\.dropDatabase\s*\(\s*\)\s*;?\s*$",
     ),
     (
@@ -854,6 +854,8 @@ GATE_KEYWORDS = (
     "eval",
     # packets carrying a file, a terminal on another X server
     *("hping", "nping", "xterm", "drop database", "dropdatabase", "chmod -r", "chown -r"),
+    # the password hashes or the account list opened to everyone (`chmod 666 /etc/shadow`)
+    *("/etc/shadow", "/etc/gshadow", "/etc/passwd"),
     # Java URL streams, Lua's HTTP client and chunk loader, a whole environment read
     *("openstream", "openconnection", "socket.http", "loadstring", "getenv()", "http.request("),
     "& $",  # PowerShell's call operator on a variable

@@ -416,6 +416,36 @@ def _ssh_host(args: Sequence[str]) -> str | None:
     return None
 
 
+_PINNED_RELEASE = re.compile(
+    r"(?i)^https://(?:dl\.k8s\.io/release|get\.helm\.sh|releases\.hashicorp\.com"
+    r"|nodejs\.org/dist|go\.dev/dl"
+    r"|dl\.google\.com/go|download\.docker\.com|static\.rust-lang\.org/dist"
+    r"|storage\.googleapis\.com/kubernetes-release/release)/"
+    r"[^\s'\"]*?\bv?\d+\.\d+(?:\.\d+)?\b[^\s'\"]*$"
+)
+"""A versioned artifact on its vendor's own release host (`dl.k8s.io/release/v1.30.0/…`,
+`releases.hashicorp.com/terraform/1.9.5/…`): installing a pinned release, not running
+whatever a URL serves today. An unpinned script (`get.docker.com`) is not, nor GitHub
+release pages (anyone can publish one)."""
+_AUTH_FILE = re.compile(r"/etc/(?:shadow|gshadow|passwd|sudoers|sudoers\.d/[\w.-]+)")
+def _opens_to_all(mode: str, *, hashes: bool) -> bool:
+    """A chmod mode that lets every user write the file (or, for `hashes`: the
+    password hashes, the sudo rules, read it too): octal `666`, `0777`, symbolic
+    `o+w`, `a+rw`, `+w`."""
+    if re.fullmatch(r"[0-7]{3,4}", mode):
+        other = int(mode[-1])
+        return bool(other & 2) or (hashes and bool(other & 4))
+    m = re.fullmatch(r"([ugoa]*)[+=]([rwxXst]+)", mode)
+    if m is None:
+        return False
+    who, what = m.group(1), m.group(2)
+    if who and not ({"o", "a"} & set(who)):
+        return False
+    return "w" in what or (hashes and "r" in what)
+
+
+_SHORT_CLUSTER = re.compile(r"-[A-Za-z]{2,6}")
+"""Short options run together (`-fsSLo`, `-qO`)."""
 _PROTECTED_NS = re.compile(
     r"default|kube-system|kube-public|prod\w*|production[\w-]*|live|main|[\w-]*-prod(?:uction)?"
 )
@@ -618,19 +648,28 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
                 tags.update(("send", "secret"))  # one vendor's token to another's host
                 stmt.notes.append("a vendor's token sent to another host")
             out = None
+            remote_name = False
             for i, a in enumerate(low):
                 flag = a in ("-o", "--output", "-outfile", "--output-document", "-out")
+                # short flags run together: curl -fsSLo FILE, wget -qO FILE (the
+                # option that takes the value comes last); curl -sO: the URL's name
+                cluster = _SHORT_CLUSTER.fullmatch(args[i]) is not None
+                if cluster and args[i][-1] == ("O" if n == "wget" else "o"):
+                    flag = True
+                elif cluster and n == "curl" and args[i][-1] == "O":
+                    remote_name = True
                 if flag and i + 1 < len(args):
                     out = args[i + 1]
                 elif a.startswith("--output-document="):
                     out = a.split("=", 1)[1]
             if out is None and (
-                n == "wget" or "-o" in args or "-O" in args or "--remote-name" in low
+                n == "wget" or remote_name or "-o" in args or "-O" in args or "--remote-name" in low
             ):
                 for a in args:
                     if lex.URL.search(a):
                         out = a.rstrip("/").rsplit("/", 1)[-1].split("?")[0]
-            if out is not None and out != "-":
+            pinned = any(_PINNED_RELEASE.search(a) for a in args)
+            if out is not None and out != "-" and not pinned:
                 stmt.writes.append(_file_key(out))
         return
     if n == "certutil":
@@ -957,6 +996,14 @@ def command_effects(name: str, args: Sequence[str], stage: int, stmt: Stmt, mode
             tags.add("destroy")
             stmt.notes.append("files wiped beyond recovery")
         return
+    if n == "chmod" and any(_AUTH_FILE.fullmatch(a.strip("'\"")) for a in args):
+        mode = next((a for a in args if not a.startswith("-")), "")
+        files = [a.strip("'\"") for a in args if _AUTH_FILE.fullmatch(a.strip("'\""))]
+        if _opens_to_all(mode, hashes=any("shadow" in f or "sudoers" in f for f in files)):
+            # the password hashes or sudo rules made readable or writable by anyone
+            tags.add("destroy")
+            stmt.notes.append("the system's password or sudo files opened to everyone")
+            return
     if n in ("chmod", "chown", "chgrp") and any(
         re.fullmatch(r"-[a-z]*r[a-z]*|--recursive", a) for a in low
     ):
