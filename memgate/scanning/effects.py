@@ -428,6 +428,8 @@ _PINNED_RELEASE = re.compile(
 whatever a URL serves today. An unpinned script (`get.docker.com`) is not, nor GitHub
 release pages (anyone can publish one)."""
 _AUTH_FILE = re.compile(r"/etc/(?:shadow|gshadow|passwd|sudoers|sudoers\.d/[\w.-]+)")
+
+
 def _opens_to_all(mode: str, *, hashes: bool) -> bool:
     """A chmod mode that lets every user write the file (or, for `hashes`: the
     password hashes, the sudo rules, read it too): octal `666`, `0777`, symbolic
