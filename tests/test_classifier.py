@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memgate.domain import Category, Chunk, ChunkKind, Decision, Finding, Severity, Source, Span
-from memgate.scanning import BUILTIN_ANALYZERS, Scanner, classifier, load_rules
+from memgate.scanning import BUILTIN_ANALYZERS, Scanner, load_rules
 from memgate.scanning._features import FEATURE_BITS, fold, hashed_ngrams, ngram_span, unfold
 from memgate.scanning.analyzer import ScanContext
 from memgate.scanning.classifier import MODELS, ClassifierAnalyzer, load_model
@@ -147,16 +147,14 @@ def test_analyzer_never_raises_and_reads_long_text_in_windows(text: str) -> None
         assert 0.0 <= (hit.confidence or 0.0) <= 1.0
 
 
-def test_a_planted_line_deep_in_a_long_page_is_not_diluted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_planted_line_deep_in_a_long_page_is_not_diluted() -> None:
     page = " ".join(CALM[i % 2] + " " + FILLER[i % len(FILLER)] for i in range(200))
     text = page + "\n" + PLANTED[0] + "\n" + page
     report = _only_classifier().inspect(text, Source.WEB)
-    assert "MG-CLS-001" in {f.rule_id for f in report.findings}
-    # read as one window, the page drowns the line: the windows are what finds it
-    monkeypatch.setattr(classifier, "WINDOW", 10**9)
-    assert "MG-CLS-001" not in {f.rule_id for f in _only_classifier().inspect(text).findings}
+    found = [f for f in report.findings if f.rule_id == "MG-CLS-001"]
+    assert found
+    # the window that decides is the planted line's: its words are the evidence
+    assert any(w in found[0].evidence for w in ("all future", "shop.example", "referral"))
     assert not _only_classifier().inspect(page + "\n" + page, Source.WEB).findings
 
 
