@@ -213,7 +213,17 @@ API: tuple[tuple[str, str], ...] = (
         r"|\b(?:public_send|__send__|send)\s*\(?\s*:(?:eval|system|exec|spawn|instance_eval|class_eval)\b"
         r"|(?:^|[;|{(]\s*)&\s*\$\w+"
         # Ruby / Perl backticks around a value: the value runs as a command
-        r"|`[^`\n]{0,80}(?:#\{|\$\w)[^`\n]{0,80}`",
+        r"|`[^`\n]{0,80}(?:#\{|\$\w)[^`\n]{0,80}`"
+        # a server-side template compiled from a value: the template language runs
+        # code (ERB, EJS, Handlebars, Nunjucks, Pug, Liquid, Twig, lodash, Velocity)
+        # from outside input itself (`ERB.new(params[:tpl])`, `ejs.render(req.query.t)`);
+        # outside input passed as the template's data is what templates are for
+        r"|(?:\bERB\.new|\bejs\.(?:render|compile)|require\(\s*['\"]ejs['\"]\s*\)\.(?:render|compile)"
+        r"|\bHandlebars\.compile|\bnunjucks\.renderString|\bpug\.(?:render|compile)"
+        r"|\bLiquid::Template\.parse|->createTemplate|\b_\.template|\bVelocity\.evaluate"
+        r"|\brender_template_string)\s*\(\s*(?:params\[|req\.(?:query|body|params)\b"
+        r"|request\.(?:form|args|values|GET|POST|json|getParameter)\b|\$_(?:GET|POST|REQUEST)\b"
+        r"|ctx\.(?:query|request\.body)\b|c\.(?:Query|PostForm|Param)\()",
     ),
     (
         "connect",
@@ -856,6 +866,10 @@ GATE_KEYWORDS = (
     *("hping", "nping", "xterm", "drop database", "dropdatabase", "chmod -r", "chown -r"),
     # the password hashes or the account list opened to everyone (`chmod 666 /etc/shadow`)
     *("/etc/shadow", "/etc/gshadow", "/etc/passwd"),
+    # a server-side template compiled from outside input
+    *("erb.new", "ejs.render", "ejs.compile", "('ejs')", '("ejs")', "handlebars.compile"),
+    *("renderstring", "pug.render", "pug.compile", "liquid::template", "createtemplate"),
+    *("_.template", "velocity.evaluate", "render_template_string"),
     # Java URL streams, Lua's HTTP client and chunk loader, a whole environment read
     *("openstream", "openconnection", "socket.http", "loadstring", "getenv()", "http.request("),
     "& $",  # PowerShell's call operator on a variable
@@ -1265,6 +1279,16 @@ TAG_WORDS: dict[str, tuple[str, ...]] = {
         ".request(",
     ),
     "exec": (
+        "erb.new",
+        "ejs",
+        "handlebars.compile",
+        "renderstring",
+        "pug.",
+        "liquid::template",
+        "createtemplate",
+        "_.template",
+        "velocity.evaluate",
+        "render_template_string",
         "shell:",
         "shell=",
         "shell =",
