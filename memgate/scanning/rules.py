@@ -90,7 +90,8 @@ class Rule(BaseModel):
     keywords: tuple[str, ...] = ()
     regex: str | None = None
     flags: tuple[str, ...] = ()
-    """Regex flags by name: `IGNORECASE`, `MULTILINE`, `DOTALL`."""
+    """Regex flags by name: `IGNORECASE`, `MULTILINE`, `DOTALL`; `UNICODE` keeps a
+    secret rule's classes Unicode (ASCII by default: see `compiled`)."""
     value_group: int | str | None = None
     entropy: float | None = None
     """Minimum Shannon entropy (bits per char) of the value."""
@@ -134,10 +135,24 @@ class Rule(BaseModel):
         flags = 0
         for name in self.flags:
             flags |= _FLAGS[name]
+        if (
+            self.category is Category.SECRET
+            and "UNICODE" not in self.flags
+            and self.regex.isascii()
+        ):
+            # A credential is ASCII: its boundaries (`\b`, `(?<![\w-])`) are too,
+            # or "token是glpat-…", "密钥：sk-…" hide it behind a CJK character
+            # (a word character in Unicode). `UNICODE` keeps Unicode classes.
+            flags |= re.ASCII
         return re.compile(self.regex, flags)
 
 
-_FLAGS = {"IGNORECASE": re.IGNORECASE, "MULTILINE": re.MULTILINE, "DOTALL": re.DOTALL}
+_FLAGS = {
+    "IGNORECASE": re.IGNORECASE,
+    "MULTILINE": re.MULTILINE,
+    "DOTALL": re.DOTALL,
+    "UNICODE": 0,
+}
 
 
 class Family(BaseModel):
