@@ -612,6 +612,17 @@ def _cred_reads(line: str) -> bool:
     return False
 
 
+def _line_offsets(text: str) -> tuple[list[str], list[int]]:
+    """The lines of `text` and where each starts."""
+    lines = text.split("\n")
+    offsets: list[int] = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    return lines, offsets
+
+
 def _cooccur(spec: _Spec, text: str) -> Iterator[Hit]:
     # NOTE: carriers imports nothing from here; imported late to keep this
     # module's import light for the analyzers that never reach this kind.
@@ -620,12 +631,7 @@ def _cooccur(spec: _Spec, text: str) -> Iterator[Hit]:
     if not (_CRED_READ_GATE.may_match(text) or _DATA_DUMP_GATE.may_match(text)):
         return  # no line can hold a read or a dump
     window = int(spec.p.get("window", 3))
-    lines = text.split("\n")
-    offsets: list[int] = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line) + 1
+    lines, offsets = _line_offsets(text)
     reads = [i for i, line in enumerate(lines) if len(line) <= 4000 and _cred_reads(line)]
     dumps = {
         i
@@ -784,12 +790,7 @@ def _structured_transfer(spec: _Spec, text: str) -> Iterator[Hit]:
         if host is not None:
             yield Hit(spec.rule.id, 0, len(text), note=f"a credential file sent to {host}")
             return
-    lines = text.split("\n")
-    offsets: list[int] = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line) + 1
+    lines, offsets = _line_offsets(text)
     fields: list[tuple[int, str, str]] = []
     for i, line in enumerate(lines):
         m = _KV_LINE.match(line) if len(line) <= 2000 else None
