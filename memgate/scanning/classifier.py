@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memgate.domain import Chunk
+from memgate.scanning._code_lang import KeywordSet
 from memgate.scanning._features import (
     FEATURE_BITS,
     NGRAM_SIZES,
@@ -95,6 +96,12 @@ class _Watch:
     column: int
     cls: str
     threshold: float
+    discussion: KeywordSet | None = None
+    """`params.discussion`: words of texts about attacks (attackers, red team,
+    提示注入, 论文...); with `discussion_min` of them in the text the probability is
+    capped at `discussion_cap` (the model reads a quoted attack like an attack)."""
+    discussion_min: int = 2
+    discussion_cap: float = 1.0
 
 
 class ClassifierAnalyzer:
@@ -118,8 +125,17 @@ class ClassifierAnalyzer:
         self._model = load_model(MODELS / paths.pop())
         for rule in rules:
             cls = str(rule.params["cls"])
+            words = [str(w).lower() for w in rule.params.get("discussion", ())]
             self._watch.append(
-                _Watch(rule.id, self._model.index(cls), cls, float(rule.params["threshold"]))
+                _Watch(
+                    rule.id,
+                    self._model.index(cls),
+                    cls,
+                    float(rule.params["threshold"]),
+                    KeywordSet(words) if words else None,
+                    int(rule.params.get("discussion_min", 2)),
+                    float(rule.params.get("discussion_cap", 1.0)),
+                )
             )
 
     def analyze(self, chunk: Chunk, ctx: ScanContext) -> Iterable[Hit]:
@@ -141,6 +157,11 @@ class ClassifierAnalyzer:
             if p < watch.threshold or (quiet and len(text) < MIN_CHARS_QUIET):
                 continue
             note = f"classifier p={p:.2f} {watch.cls}"
+            if watch.discussion is not None and p > watch.discussion_cap:
+                about = sorted(watch.discussion.present(text.lower()))
+                if len(about) >= watch.discussion_min:
+                    p = watch.discussion_cap
+                    note += f", capped at {p:.2f}: a text about attacks ({', '.join(about)})"
             if not quiet:
                 a, b = windows[int(probs[:, watch.column].argmax())]
                 words = _top_words(contrib, cp, watch.column, (a, b))
