@@ -33,6 +33,7 @@ SETS = [
     pytest.param(HandSet(HAND / "set_c", "make_set_c", "c_core", "tc", 0.7), id="set_c"),
     pytest.param(HandSet(HAND / "set_d", "make_set_d", "", "td"), id="set_d"),
     pytest.param(HandSet(HAND / "set_e", "make_set_e", "", "te"), id="set_e"),
+    pytest.param(HandSet(HAND / "set_g", "make_set_g", "", "tg"), id="set_g"),
     pytest.param(HandSet(HAND / "set_f", "make_set_f", "", "tf"), id="set_f"),
     pytest.param(HandSet(HAND / "set_j", "make_set_j", "", "tj"), id="set_j"),
 ]
