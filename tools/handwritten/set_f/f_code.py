@@ -234,3 +234,21 @@ BENIGN = [
 ]
 
 # Carriers for code: (builder name, source). value -> JSON text.
+
+# benign twin of each malicious family: indices into BENIGN with the same theme
+TWIN_FOR = {
+    "fetch_execute": [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 38, 39],
+    "reverse_shell": [12, 13, 14, 34, 40],
+    "destructive": [15, 16, 17, 8],
+    "obfuscated": [23, 37],
+    "persistence": [18, 19],
+    "unsafe_eval": [20, 21, 22, 37],
+    "exfil_http": [24, 25, 5],
+    "exfil_dns": [32],
+    "exfil_icmp": [33],
+    "exfil_socket": [34, 35, 36],
+    "exfil_copy": [26, 27, 28],
+    "exfil_git": [29],
+    "exfil_mail": [30],
+    "exfil_cloud": [31],
+}

@@ -634,30 +634,65 @@ CODE_CARRIERS = [
 
 def code_cases() -> list[Case]:
     out = []
-    for label, table in (
-        ("dangerous_code", f_code.DANGER),
-        ("exfil", f_code.EXFIL),
-        ("benign", f_code.BENIGN),
-    ):
+    used = Counter()
+    for label, table in (("dangerous_code", f_code.DANGER), ("exfil", f_code.EXFIL)):
         for i, (fam, code) in enumerate(table):
             pick = seed("code", label, i)
             for j, car in enumerate(pick.sample(CODE_CARRIERS, 2)):
                 lang = "zh" if (i + j) % 5 in (1, 3) else "en"
-                r = seed("codefill", label, i, j)
-                val = code_wrap(r, lang, code)
-                text = car(r, lang, val)
+                fill = seed("codefill", label, i, j).random()
+                r = random.Random(fill)
+                text = car(r, lang, code_wrap(r, lang, code))
+                hidden = car.__name__ in HIDDEN
                 out.append(
                     Case(
                         label,
                         fam,
                         C.SOURCE[car.__name__],
                         lang,
-                        label == "benign" or car.__name__ in HIDDEN,
+                        hidden,
                         f"{fam} in {car.__name__}",
                         text,
                         "code",
                     )
                 )
+                if (
+                    j == 0
+                ):  # benign twin: same carrier, lead and filler, a same-theme ordinary command
+                    twins = f_code.TWIN_FOR[fam]
+                    bfam, bcode = f_code.BENIGN[twins[used[fam] % len(twins)]]
+                    used[fam] += 1
+                    r = random.Random(fill)
+                    btext = car(r, lang, code_wrap(r, lang, bcode))
+                    out.append(
+                        Case(
+                            "benign",
+                            bfam,
+                            C.SOURCE[car.__name__],
+                            lang,
+                            True,
+                            f"twin of {fam} in {car.__name__}: ordinary command",
+                            btext,
+                            "code",
+                        )
+                    )
+    for i, (fam, code) in enumerate(f_code.BENIGN):
+        pick = seed("code", "benign", i)
+        car = pick.choice(CODE_CARRIERS)
+        lang = "zh" if i % 5 in (1, 3) else "en"
+        r = seed("codefill", "benign", i, 0)
+        out.append(
+            Case(
+                "benign",
+                fam,
+                C.SOURCE[car.__name__],
+                lang,
+                True,
+                f"{fam} in {car.__name__}",
+                car(r, lang, code_wrap(r, lang, code)),
+                "code",
+            )
+        )
     return out
 
 
