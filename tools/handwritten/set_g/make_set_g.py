@@ -208,7 +208,7 @@ MULTILINE_OK = ("fence", "unfenced", "buried_script")
 
 COMMENT = {"python": "#", "shell": "#", "powershell": "#", "ruby": "#", "perl": "#", "awk": "#", "go": "//", "rust": "//",
            "java": "//", "kotlin": "//", "csharp": "//", "javascript": "//", "typescript": "//", "php": "//", "lua": "--",
-           "sql": "--", "cmd": "REM"}
+           "sql": "--", "cmd": "REM", "yaml": "#"}
 FENCE = {"csharp": "cs", "cmd": "bat", "javascript": "js", "typescript": "ts"}
 
 
