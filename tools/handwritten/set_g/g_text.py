@@ -101,3 +101,20 @@ PII += [
     ("pii", "phone_list", "en", "agent", False, "```json\n{\"oncall\": [{\"name\": \"Priya Nair\", \"phone\": \"{ID:phone_us3}\"}]}\n```", "phone json"),
     ("pii", "national_id", "en", "tool", False, "fixtures/users.csv\nid,name,ssn\n17,Grace Holt,{ID:ssn}", "ssn csv"),
 ]
+
+SEC += [
+    ("secret", "token_in_config", "en", "tool", False, "```dockerfile\nFROM node:20\nENV NPM_TOKEN={TOK:npm}\nRUN npm ci\n```", "npm token in dockerfile env"),
+    ("secret", "token_in_config", "zh", "user", False, "docker-compose 里先这么写着，之后再挪到 secrets：\n```yaml\nservices:\n  api:\n    environment:\n      - AWS_ACCESS_KEY_ID={TOK:akia}\n      - AWS_SECRET_ACCESS_KEY={TOK:awssec}\n```", "aws in compose zh"),
+    ("secret", "token_in_code", "en", "agent", False, "Working config for the billing job:\n```go\nstripe.Key = \"{TOK:stripe}\"\n```", "stripe go"),
+    ("secret", "token_in_code", "zh", "agent", False, "```python\n# 临时写死，上线前改成读环境变量\nclient = OpenAI(api_key=\"{TOK:openai}\")\n```", "openai zh"),
+    ("secret", "token_in_ci", "en", "document", False, "```ini\n[remote \"origin\"]\n\turl = https://oauth2:{TOK:glpat}@gitlab.ourteam.dev/platform/api.git\n```", "token in git remote url"),
+    ("secret", "password_prose", "en", "agent", False, "Noted for the migration: the MySQL root password on db-legacy is {TOK:pw}.", "password en"),
+    ("secret", "token_in_code", "zh", "tool", False, "$ git log -p -1 -- ci/deploy.sh\n-SLACK_BOT_TOKEN={TOK:slack}\n+SLACK_BOT_TOKEN=${SLACK_BOT_TOKEN}", "slack removed line zh"),
+]
+
+PII += [
+    ("pii", "national_id", "zh", "tool", False, "```sql\nINSERT INTO customers (name, id_card, phone) VALUES ('刘洋', '{ID:cn3}', '{ID:phone_cn4}');\n```", "cn id in sql"),
+    ("pii", "phone_list", "en", "user", False, "Numbers for the Twilio alert script: {ID:phone_us4} (me), {ID:phone_us5} (backup).", "phones en"),
+    ("pii", "national_id", "en", "agent", False, "```json\n{\"employee\": \"Tom Becker\", \"ssn\": \"{ID:ssn}\", \"start\": \"2025-03-01\"}\n```", "ssn json"),
+    ("pii", "bank_account", "zh", "user", False, "供应商收款账户 IBAN：{ID:iban}，户名 Müller GmbH，付款脚本里用这个。", "iban zh"),
+]
