@@ -26,6 +26,8 @@ sys.path.insert(0, str(HERE))
 import j_data1  # noqa: E402
 import j_data2  # noqa: E402
 import j_data3  # noqa: E402
+import j_data4  # noqa: E402
+import j_data5  # noqa: E402
 import j_extra  # noqa: E402
 
 FAMILIES = [
@@ -46,7 +48,8 @@ FAMILIES = [
     ("user_hijack", j_data3.USER_HIJACK),
     ("nl_exfil_request", j_data3.NL_EXFIL),
 ]
-EXTRA_PAIRS = getattr(j_data3, "EXTRA", [])
+FAMILIES = [(fam, pairs + j_data4.MORE[fam] + j_data5.MORE_ZH[fam]) for fam, pairs in FAMILIES]
+assert set(j_data4.MORE) == set(j_data5.MORE_ZH) == {fam for fam, _ in FAMILIES}
 
 # Carriers: (name, en template, zh template); %s is the clause. Filler is shared by
 # attack and twin, so only the clause differs.
