@@ -28,6 +28,8 @@ import j_data2  # noqa: E402
 import j_data3  # noqa: E402
 import j_data4  # noqa: E402
 import j_data5  # noqa: E402
+import j_data6  # noqa: E402
+import j_data7  # noqa: E402
 import j_extra  # noqa: E402
 
 FAMILIES = [
@@ -48,8 +50,8 @@ FAMILIES = [
     ("user_hijack", j_data3.USER_HIJACK),
     ("nl_exfil_request", j_data3.NL_EXFIL),
 ]
-FAMILIES = [(fam, pairs + j_data4.MORE[fam] + j_data5.MORE_ZH[fam]) for fam, pairs in FAMILIES]
-assert set(j_data4.MORE) == set(j_data5.MORE_ZH) == {fam for fam, _ in FAMILIES}
+FAMILIES = [(fam, pairs + j_data4.MORE[fam] + j_data5.MORE_ZH[fam] + j_data6.MORE6[fam] + j_data7.MORE7[fam]) for fam, pairs in FAMILIES]
+assert set(j_data4.MORE) == set(j_data5.MORE_ZH) == set(j_data6.MORE6) == set(j_data7.MORE7) == {fam for fam, _ in FAMILIES}
 
 # Carriers: (name, en template, zh template); %s is the clause. Filler is shared by
 # attack and twin, so only the clause differs.
@@ -157,6 +159,14 @@ def counts(text_rows, code_rows) -> str:
     lines += ["", "| source | n |", "|---|---|"]
     for src, n in sorted(Counter(str(r["source"]) for r in rows).items()):
         lines.append(f"| {src} | {n} |")
+    kinds = sorted({k for _, pairs in FAMILIES for *_, k in pairs})
+    lines += ["", "Twins per attack family (benign family of each attack's twin):", "",
+              "| attack family | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
+    for fam, pairs in FAMILIES:
+        c = Counter(k for *_, k in pairs)
+        lines.append(f"| {fam} | " + " | ".join(str(c[k]) for k in kinds) + " |")
+    hard = sum(bool(r["hard"]) for r in rows)
+    lines += ["", f"hard: {hard}/{len(rows)}"]
     zh = sum(r["lang"] == "zh" for r in rows)
     lines += ["", f"zh share: {zh}/{len(rows)} = {zh / len(rows):.3f}"]
     return "\n".join(lines)
