@@ -284,7 +284,8 @@ def test_a_text_about_attacks_only_corroborates(text: str) -> None:
     found = [f for f in report.findings if f.rule_id == "MG-CLS-001"]
     for f in found:
         assert f.confidence < policy.classifier.confident_at(f.category, Source.DOCUMENT)
-        assert "a text about attacks" in f.evidence
+        # capped, or below the cap already
+        assert "a text about attacks" in f.evidence or f.confidence <= 0.85
     assert report.decision is Decision.APPROVE
 
 
