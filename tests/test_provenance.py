@@ -290,3 +290,35 @@ def test_its_own_note_held_for_personal_data_does_not_taint_the_session(make: Ma
     after = run(gw.write(agent("Another note.", "s6")))
     assert after.provenance is not None
     assert f"session s6 wrote {page.id} (web, transient" in after.provenance
+
+
+def test_a_remembered_clean_verdict_follows_the_memory_it_names(make: Make) -> None:
+    """Verdicts of served memories are remembered between writes (a session's n-th
+    write would otherwise look up its n reads again); an event that changes one of
+    those memories, or more events than are looked at one by one, drops them."""
+    gw = make()
+    fact = write(gw, "I prefer metric units.", Source.USER, session_id="u", key="pref")
+    other = write(gw, "The team meets on Fridays.", Source.USER, session_id="u", key="team")
+    for memory_id in (fact, other):
+        assert run(gw.read(memory_id, Reader(session_id="s2"))) is not None
+    assert run(gw.write(agent(NOTE, "s2"))).state is MemoryState.APPROVED
+    assert run(gw.write(agent("Second note.", "s2"))).state is MemoryState.APPROVED
+    # The same memory, rewritten: now pending review (a personal datum).
+    phone = "My phone number is +33 6 12 34 56 78."
+    assert write(gw, phone, Source.USER, session_id="u", key="pref") == fact
+    held = run(gw.write(agent("Third note.", "s2")))
+    assert held.state is MemoryState.PENDING_REVIEW
+    assert held.provenance is not None
+    assert f"session s2 read {fact} (user, pending_review" in held.provenance
+    assert other not in held.provenance
+    # Many events between two checks: every verdict is looked up again.
+    assert run(gw.read(other, Reader(session_id="s3"))) is not None
+    assert run(gw.write(agent(NOTE, "s3"))).state is MemoryState.APPROVED
+    for i in range(300):
+        write(gw, f"Filler note number {i} about the weekly plan.", Source.USER, session_id="f")
+    assert write(gw, phone, Source.USER, session_id="u", key="team") == other
+    for i in range(300):
+        write(gw, f"More filler number {i} about the weekly plan.", Source.USER, session_id="f")
+    late = run(gw.write(agent("Fourth note.", "s3")))
+    assert late.provenance is not None
+    assert f"session s3 read {other} (user, pending_review" in late.provenance

@@ -42,6 +42,11 @@ WROTE_PER_SESSION = 16
 """Own tainting writes remembered per session (the newest)."""
 WROTE_SESSIONS = 100_000
 """Sessions whose own tainting writes are remembered (the least recent leave)."""
+VERDICTS = 65_536
+"""Served memories whose verdict (`untrusted`) is remembered between writes."""
+VERDICT_GAP = 256
+"""Events committed since the last check beyond which every verdict is dropped
+instead of only those of the memories the events name."""
 _ID_CHARS = 80
 _RANK = {severity: rank for rank, severity in enumerate(Severity)}
 
@@ -107,6 +112,16 @@ class Provenance:
     def __init__(self, ctx: GatewayContext) -> None:
         self.ctx = ctx
         self._wrote: OrderedDict[str, deque[Tainted]] = OrderedDict()
+        # NOTE: each write checks every memory its session was served in the window
+        # (up to max_reads); looking each one up again (row, MAC, model) made a
+        # session's n-th write cost O(n): 4 -> 12 ms CPU from its 100th to 500th
+        # read. A verdict depends only on the memory's current item and the policy,
+        # and every change of an item is an event, so a verdict stays valid until an
+        # event names its memory: kept here, dropped by the events committed since
+        # (any process's: the log's head is read before each check).
+        self._verdicts: dict[str, str | None] = {}
+        self._verdicts_seq = -1
+        self._verdicts_policy: ProvenancePolicy | None = None
 
     @property
     def policy(self) -> ProvenancePolicy:
@@ -175,12 +190,50 @@ class Provenance:
         for read in reads:  # newest first: the first read of each memory stays
             newest.setdefault(read.memory_id, read)
         found = []
+        if newest:
+            await self._refresh_verdicts()
+        epoch = self._verdicts_seq
+        verdicts = self._verdicts
         for memory_id, read in newest.items():
-            item = await self._item(memory_id)
-            why = untrusted(item, self.policy) if item is not None else "unknown memory"
+            if memory_id in verdicts:
+                why = verdicts[memory_id]
+            else:
+                item = await self._item(memory_id)
+                why = untrusted(item, self.policy) if item is not None else "unknown memory"
+                # A check that ran while another one moved the head on may hold an
+                # item older than what that one dropped: not kept.
+                if self._verdicts_seq == epoch and len(verdicts) < VERDICTS:
+                    verdicts[memory_id] = why
             if why is not None:
                 found.append(Tainted(memory_id, why, _via(write, read), read.at))
         return found
+
+    async def _refresh_verdicts(self) -> None:
+        """Drop the remembered verdicts that an event committed since the last
+        check may have changed: those of the memories the events name, or all of
+        them after a policy change, a gap over VERDICT_GAP or a log that does not
+        line up. The head moves on only once they are dropped (no await between):
+        a check running meanwhile sees the old head and drops them itself."""
+        if self.policy is not self._verdicts_policy:
+            self._verdicts.clear()
+            self._verdicts_policy = self.policy
+        head, _ = await self.ctx.store.log_heads()
+        seen = self._verdicts_seq
+        if head == seen:
+            return
+        if seen < 0 or head < seen or head - seen > VERDICT_GAP or not self._verdicts:
+            self._verdicts.clear()
+            self._verdicts_seq = head
+            return
+        records = await self.ctx.store.records(after_seq=seen, limit=head - seen)
+        lined_up = len(records) == head - seen and records[-1].seq == head
+        if not lined_up or self._verdicts_seq != seen:
+            # Gaps, or another check moved the head while these were read.
+            self._verdicts.clear()
+        else:
+            for record in records:
+                self._verdicts.pop(record.event.memory_id, None)
+        self._verdicts_seq = head
 
     async def _item(self, memory_id: str) -> MemoryItem | None:
         """The memory as it is now; one no pool holds any more (expired, rejected
