@@ -17,6 +17,7 @@ from memgate.domain.events import Op
 from memgate.domain.memory import MemoryState, MemoryWrite, PoolName, Reader, Target
 from memgate.gateway import Gateway
 from memgate.trust import Policy
+from tests.pg_fixtures import postgres  # noqa: F401 - the fixture
 
 NS = ("acme", "u1")
 PAGE = (
@@ -61,7 +62,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
 Make = Callable[..., Gateway]
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "postgres"])
 def make(
     request: pytest.FixtureRequest, tmp_path: Path, loop: asyncio.AbstractEventLoop
 ) -> Iterator[Make]:
@@ -69,10 +70,19 @@ def make(
 
     def factory(clock: Clock | None = None, policy: Policy | None = None) -> Gateway:
         clock = clock or Clock()
-        if request.param == "sqlite":
+        if request.param in ("sqlite", "postgres"):
+            url = (
+                request.getfixturevalue("postgres").fresh_url()
+                if request.param == "postgres"
+                else None
+            )
             gw = loop.run_until_complete(
                 open_gateway(
-                    tmp_path / f"data{len(opened)}", policy=policy, clock=clock, graph=None
+                    tmp_path / f"data{len(opened)}",
+                    policy=policy,
+                    clock=clock,
+                    graph=None,
+                    store_url=url,
                 )
             )
         else:
