@@ -164,3 +164,20 @@ def test_review_at_is_policy_data(tmp_path: Path) -> None:
     relaxed.write_text(text.replace('review_at = "medium"', 'review_at = "critical"'))
     f = finding(Category.INJECTION, Severity.MEDIUM, confidence=0.7)
     assert score([f], Source.USER, Policy.load(relaxed)).decision is Decision.APPROVE
+
+
+def test_the_classifier_is_no_witness_of_a_rejection(tmp_path: Path) -> None:
+    # one rule and the model's confident finding: held for a person, not refused;
+    # a second rule is a quorum; `witness = true` restores the model as a witness
+    policy = Policy.load()
+    rule = finding(Category.INJECTION, Severity.CRITICAL)
+    model = finding(Category.INJECTION, Severity.HIGH, confidence=0.99, rule="MG-CLS-001")
+    verdict = score([rule, model], Source.WEB, policy)
+    assert verdict.trust_score < policy.thresholds.review
+    assert verdict.decision is Decision.REVIEW
+    second = finding(Category.INJECTION, rule="MG-INJ-998")
+    assert score([rule, model, second], Source.WEB, policy).decision is Decision.REJECT
+    text = Path(__file__).parents[1].joinpath("memgate/trust/default_policy.toml").read_text()
+    counting = tmp_path / "policy.toml"
+    counting.write_text(text.replace("witness = false", "witness = true"))
+    assert score([rule, model], Source.WEB, Policy.load(counting)).decision is Decision.REJECT

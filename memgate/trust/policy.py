@@ -87,6 +87,10 @@ class ClassifierPolicy(BaseModel):
     default_confident: float = Field(default=0.99, ge=0.0, le=1.01)
     corroborating: Severity = Severity.INFO
     weight: float = Field(default=1.0, ge=0.0)
+    witness: bool = True
+    """Whether a finding of the classifier counts toward a category's
+    `reject_quorum`. When false the model may hold a write for a person, beside the
+    rules too, but a refusal rests on the rules' own witnesses."""
     alone_from: frozenset[Source] = frozenset(Source)
     """Sources whose writes a confident finding may decide alone; from the others
     it only corroborates (the user's own "end every answer with a summary" is a

@@ -78,7 +78,8 @@ def score(findings: Iterable[Finding], source: Source, policy: Policy) -> Verdic
         by_category[finding.category] = by_category.get(finding.category, 0.0) + d
         if d > top.get(finding.category, (-1.0, ""))[0]:
             top[finding.category] = (d, finding.rule_id)
-        if d >= policy.thresholds.quorum_floor:
+        model = finding.rule_id.startswith(policy.classifier.rule_prefix)
+        if d >= policy.thresholds.quorum_floor and (policy.classifier.witness or not model):
             witnesses.setdefault(finding.category, set()).add(finding.rule_id)
         sensitive = sensitive or finding.category.sensitive
         if floored is None:
