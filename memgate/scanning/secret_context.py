@@ -747,7 +747,8 @@ _DEFAULT = (
 _PROSE_PASSWORD = (
     r"""(?:wi-?fi[ \t]*(?:password|passwd|pass|key|pw|密码|口令)|pass(?:word|wd|phrase|"""  # noqa: S105
     r"""code)|\bpwd\b|\bpw\b|\bpass\b|\bpsk\b|\bkey[ \t]+content\b"""
-    r"""|密码|口令|密碼|暗号|通行码)"""
+    # 密码学 / 密码算法 / 密码分析 are cryptography, not a password
+    r"""|密码(?!学|算法|分析|体制|协议)|口令|密碼(?!學)|暗号|通行码)"""
 )
 # A PIN or a keypad code is digits, often four: its own pattern and value shape.
 _PROSE_PIN = re.compile(
